@@ -1,0 +1,64 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { Config } from '../config/config.js';
+
+export interface AwsClients {
+  readonly dynamodb: DynamoDBClient;
+  readonly documents: DynamoDBDocumentClient;
+  readonly s3: S3Client;
+  readonly sqs: SQSClient;
+  destroy(): void;
+}
+
+// Local emulators accept any signature; real AWS must use the default credential chain.
+// s3rver verifies signatures against its built-in S3RVER account; the others accept any key.
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+function common(config: Config, endpoint: string | undefined) {
+  return {
+    region: config.region,
+    maxAttempts: config.maxAttempts,
+    // Every request is bounded: a cleanup path must never wait on a socket forever.
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: config.connectTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+    }),
+    ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
+  };
+}
+
+/** One set of SDK clients per process, honouring local endpoints when configured. */
+export function createAwsClients(config: Config): AwsClients {
+  const dynamodb = new DynamoDBClient(common(config, config.endpoints.dynamodb));
+  const documents = DynamoDBDocumentClient.from(dynamodb, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const s3 = new S3Client({
+    ...common(config, config.endpoints.s3),
+    ...(config.endpoints.s3
+      ? {
+          // s3rver needs path-style URLs, and stores aws-chunked framing verbatim unless
+          // checksums are only sent when an operation requires them.
+          forcePathStyle: true,
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
+  });
+  const sqs = new SQSClient(common(config, config.endpoints.sqs));
+  return {
+    dynamodb,
+    documents,
+    s3,
+    sqs,
+    destroy() {
+      documents.destroy();
+      dynamodb.destroy();
+      s3.destroy();
+      sqs.destroy();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+const url = z.url({ protocol: /^https?$/ });
+const positiveInt = z.coerce.number().int().positive();
+
+/**
+ * Every setting geohub reads from the environment, in one place. The same names are set by
+ * serverless.yml on AWS and by the local stack on a laptop: only the endpoints differ.
+ */
+const schema = z.object({
+  GEOHUB_REGION: z.string().min(1).default('us-east-1'),
+  GEOHUB_ENDPOINT_DYNAMODB: url.optional(),
+  GEOHUB_ENDPOINT_S3: url.optional(),
+  GEOHUB_ENDPOINT_SQS: url.optional(),
+  GEOHUB_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name'),
+  GEOHUB_TABLE: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'not a valid DynamoDB table name'),
+  GEOHUB_QUEUE_URL: url,
+  GEOHUB_DLQ_URL: url,
+  GEOHUB_REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
+  GEOHUB_CONNECT_TIMEOUT_MS: positiveInt.default(3_000),
+  GEOHUB_MAX_ATTEMPTS: positiveInt.default(3),
+});
+
+export interface Config {
+  readonly region: string;
+  readonly endpoints: { readonly dynamodb?: string; readonly s3?: string; readonly sqs?: string };
+  readonly bucket: string;
+  readonly table: string;
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
+  /** Upper bound on any single AWS request, so no cleanup path can hang on the network. */
+  readonly requestTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly maxAttempts: number;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Parses the environment once; fails fast with every problem listed, never a partial config. */
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid geohub configuration: ${problems.join('; ')}`, { cause: parsed.error });
+  }
+  const e = parsed.data;
+  return {
+    region: e.GEOHUB_REGION,
+    endpoints: { dynamodb: e.GEOHUB_ENDPOINT_DYNAMODB, s3: e.GEOHUB_ENDPOINT_S3, sqs: e.GEOHUB_ENDPOINT_SQS },
+    bucket: e.GEOHUB_BUCKET,
+    table: e.GEOHUB_TABLE,
+    queueUrl: e.GEOHUB_QUEUE_URL,
+    deadLetterQueueUrl: e.GEOHUB_DLQ_URL,
+    requestTimeoutMs: e.GEOHUB_REQUEST_TIMEOUT_MS,
+    connectTimeoutMs: e.GEOHUB_CONNECT_TIMEOUT_MS,
+    maxAttempts: e.GEOHUB_MAX_ATTEMPTS,
+  };
+}

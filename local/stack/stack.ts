@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAwsClients } from '../../lib/aws/clients.js';
+import { type Config, loadConfig } from '../../lib/config/config.js';
+import { type EmulatorProcess, startEmulator } from './emulator-process.js';
+import type { EmulatorKind, EmulatorMessage } from './emulator-protocol.js';
+import { provision } from './provision.js';
+import { readResources, type StackResources } from './resources.js';
+
+export const LOCAL_STAGE = 'local';
+export const LOCAL_ACCOUNT = '000000000000';
+export const LOCAL_REGION = 'us-east-1';
+
+export interface LocalStack {
+  /** The environment that points geohub (handlers, workers, CLI) at this stack. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly config: Config;
+  readonly resources: StackResources;
+  /** PIDs of the emulator processes (the DynamoDB wrapper's Java child dies with it). */
+  readonly pids: readonly number[];
+  /** S3-style event records for objects written to the local bucket. */
+  onS3Event(listener: (record: unknown) => void): void;
+  /** Stops every emulator and removes the stack's data; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly resources?: StackResources;
+}
+
+const live = new Set<EmulatorProcess>();
+let exitHookInstalled = false;
+
+// Last line of defence: whatever way this process exits, its emulators go with it.
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const emulator of live) {
+      try {
+        process.kill(emulator.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/** Starts DynamoDB Local, s3rver and the SQS emulator, and creates the resources of serverless.yml. */
+export async function startLocalStack(options: StartOptions = {}): Promise<LocalStack> {
+  installExitHook();
+  const resources =
+    options.resources ??
+    readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
+  const dataDir = mkdtempSync(join(tmpdir(), 'geohub-s3-'));
+  const listeners: ((record: unknown) => void)[] = [];
+  const onMessage = (message: EmulatorMessage) => {
+    if (message.type === 's3-event') for (const listener of listeners) listener(message.record);
+  };
+
+  const kinds: EmulatorKind[] = ['dynamodb', 's3rver', 'sqs'];
+  const started = await Promise.allSettled(kinds.map((kind) => startEmulator(kind, dataDir, onMessage)));
+  const emulators = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  for (const emulator of emulators) live.add(emulator);
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(emulators.map((e) => e.stop()));
+    for (const emulator of emulators) live.delete(emulator);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const failure = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    const endpoint = (kind: EmulatorKind) => emulators.find((e) => e.kind === kind)!.endpoint;
+    const baseEnv = {
+      GEOHUB_REGION: LOCAL_REGION,
+      GEOHUB_ENDPOINT_DYNAMODB: endpoint('dynamodb'),
+      GEOHUB_ENDPOINT_S3: endpoint('s3rver'),
+      GEOHUB_ENDPOINT_SQS: endpoint('sqs'),
+    };
+    const bootstrap = createAwsClients(
+      loadConfig({
+        ...baseEnv,
+        GEOHUB_BUCKET: resources.bucket.BucketName,
+        GEOHUB_TABLE: resources.table.TableName,
+        GEOHUB_QUEUE_URL: `${baseEnv.GEOHUB_ENDPOINT_SQS}/unused`,
+        GEOHUB_DLQ_URL: `${baseEnv.GEOHUB_ENDPOINT_SQS}/unused`,
+      }),
+    );
+    const names = await provision(bootstrap, resources).finally(() => bootstrap.destroy());
+    const env = {
+      ...baseEnv,
+      GEOHUB_BUCKET: names.bucket,
+      GEOHUB_TABLE: names.table,
+      GEOHUB_QUEUE_URL: names.queueUrls.WorkQueue!,
+      GEOHUB_DLQ_URL: names.queueUrls.DeadLetterQueue!,
+    };
+    return {
+      env,
+      config: loadConfig(env),
+      resources,
+      pids: emulators.map((e) => e.pid),
+      onS3Event: (listener) => listeners.push(listener),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what geohub needs on a Debian machine with Node 20, then builds. Idempotent: each
+# step is skipped when its result is already there, so the README's commands can always call it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+command -v gdalwarp >/dev/null 2>&1 || { echo "setup: installing gdal-bin" >&2; apt_install gdal-bin; }
+command -v java >/dev/null 2>&1 || { echo "setup: installing a Java runtime for DynamoDB Local" >&2; apt_install default-jre-headless; }
+
+# npm ci when node_modules is missing or older than the lock file.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+npm run --silent build

@@ -1,0 +1,44 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ResourceDefinitionError } from '../../../../local/stack/errors.js';
+import { readResources } from '../../../../local/stack/resources.js';
+
+const vars = { stage: 'test', accountId: '111122223333', region: 'eu-west-1' };
+
+describe('readResources (serverless.yml as the one source of truth)', () => {
+  it('reads the bucket, table and queues with resolved names', () => {
+    const r = readResources(vars);
+    expect(r.bucket.BucketName).toBe('geohub-test-111122223333-data');
+    expect(r.table.TableName).toBe('geohub-test-ledger');
+    expect(r.table.KeySchema).toEqual([
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ]);
+    expect(r.queues.map((q) => q.QueueName)).toEqual(['geohub-test-dlq', 'geohub-test-work']);
+  });
+
+  it('orders dead-letter queues before the queues that redrive to them', () => {
+    const r = readResources(vars);
+    const work = r.queues[1]!;
+    expect(work.redrive).toEqual({ deadLetterLogicalId: 'DeadLetterQueue', maxReceiveCount: 3 });
+    expect(work.attributes).toMatchObject({ VisibilityTimeout: '60', SqsManagedSseEnabled: 'true' });
+  });
+
+  it('refuses a name built from a variable it cannot resolve', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'geohub-res-'));
+    const file = join(dir, 'serverless.yml');
+    writeFileSync(
+      file,
+      [
+        'resources:',
+        '  Resources:',
+        '    B: { Type: AWS::S3::Bucket, Properties: { BucketName: "${env:SECRET}" } }',
+        '    T: { Type: AWS::DynamoDB::Table, Properties: { TableName: t, KeySchema: [] } }',
+      ].join('\n'),
+    );
+    expect(() => readResources(vars, file)).toThrow(ResourceDefinitionError);
+    expect(() => readResources(vars, file)).toThrow(/env:SECRET/);
+  });
+});

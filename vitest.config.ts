@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// The SDK warns on every Node 20 process that it will need Node 22 from 2027; it is noise in tests.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/global-stack.ts'],
+          // Real emulators, real GDAL: generous per-test time, files one after the other so
+          // process-table assertions see only their own children.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});
