@@ -1,0 +1,70 @@
+export const RUN_STATUSES = ['SPLITTING', 'RUNNING', 'DRAINING', 'CANCELLED', 'SUCCEEDED', 'FAILED'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Runs in these states take no more work: in-flight sub-tiles stop, queued ones are parked. */
+export const STOPPED_RUN_STATUSES: readonly RunStatus[] = ['DRAINING', 'CANCELLED', 'FAILED'];
+
+export const TILE_STATES = ['QUEUED', 'CLAIMED', 'DONE', 'FAILED', 'PARKED', 'CANCELLED'] as const;
+export type TileState = (typeof TILE_STATES)[number];
+
+export const OPERATIONS = ['raster-xyz', 'pointcloud-dtm'] as const;
+export type OperationName = (typeof OPERATIONS)[number];
+
+export interface SourceRef {
+  readonly bucket: string;
+  readonly key: string;
+  readonly version: string;
+}
+
+export interface RunCounters {
+  readonly total: number;
+  readonly done: number;
+  readonly failed: number;
+  readonly cancelled: number;
+  readonly parked: number;
+  readonly interrupted: number;
+}
+
+export interface RunRecord {
+  readonly runId: string;
+  readonly status: RunStatus;
+  readonly source: SourceRef;
+  readonly operation: OperationName;
+  /** Validated operation parameters (zoom, resampling, …). */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly paramsVersion: string;
+  readonly counters: RunCounters;
+  readonly breaker?: 'CLOSED' | 'OPEN';
+  readonly reason?: string;
+  readonly executionArn?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface TileOutput {
+  readonly key: string;
+  readonly etag: string;
+  readonly bytes: number;
+}
+
+export interface TileError {
+  /** The error's class name: the contract with retry policies and the run summary. */
+  readonly class: string;
+  readonly message: string;
+}
+
+export interface TileRecord {
+  readonly runId: string;
+  readonly tileId: string;
+  readonly z: number;
+  readonly x: number;
+  readonly y: number;
+  readonly state: TileState;
+  readonly owner?: string;
+  readonly leaseUntil?: number;
+  readonly attempts: number;
+  readonly interruptions: number;
+  readonly output?: TileOutput;
+  readonly error?: TileError;
+  readonly durationMs?: number;
+}

@@ -1,0 +1,32 @@
+import type { Readable } from 'node:stream';
+
+export interface ObjectHead {
+  readonly bytes: number;
+  readonly etag: string;
+  readonly versionId?: string;
+}
+
+export interface RequestOptions {
+  /** Aborts the request; every call is also bounded by the configured request timeout. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The object store (S3 on AWS, s3rver locally). Domain code depends on this interface; only
+ * the adapter imports the SDK.
+ */
+export interface ObjectStore {
+  readonly bucket: string;
+  head(key: string, options?: RequestOptions): Promise<ObjectHead | undefined>;
+  /** Reads bytes [start, end] inclusive: a ranged GET, never the whole object. */
+  getRange(key: string, start: number, end: number, options?: RequestOptions): Promise<Uint8Array>;
+  getText(key: string, options?: RequestOptions): Promise<string>;
+  getStream(key: string, options?: RequestOptions): Promise<Readable>;
+  /** Uploads a local file; resolves only once the object is durable, with its ETag and size. */
+  putFile(key: string, path: string, options?: RequestOptions & { contentType?: string }): Promise<ObjectHead>;
+  putText(key: string, body: string, options?: RequestOptions & { contentType?: string }): Promise<ObjectHead>;
+  /** Streams a local download of the object to `path`. */
+  download(key: string, path: string, options?: RequestOptions): Promise<ObjectHead>;
+  list(prefix: string, options?: RequestOptions): AsyncIterable<{ key: string; bytes: number; etag: string }>;
+  delete(key: string, options?: RequestOptions): Promise<void>;
+}
