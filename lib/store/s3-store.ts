@@ -1,0 +1,97 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  NotFound,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { ObjectHead, ObjectStore, RequestOptions } from './object-store.js';
+
+const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return error instanceof NotFound || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+}
+
+/** The ObjectStore on S3 (or s3rver, through the client's endpoint). */
+export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
+  const getBody = async (key: string, options?: RequestOptions, range?: string) => {
+    const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }), abortOf(options));
+    if (!r.Body) throw new Error(`s3://${bucket}/${key} has no body`);
+    return r;
+  };
+
+  return {
+    bucket,
+    async head(key, options) {
+      try {
+        const r = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), abortOf(options));
+        return { bytes: r.ContentLength ?? 0, etag: r.ETag ?? '', versionId: r.VersionId };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    async getRange(key, start, end, options) {
+      const r = await getBody(key, options, `bytes=${start}-${end}`);
+      return r.Body!.transformToByteArray();
+    },
+    async getText(key, options) {
+      const r = await getBody(key, options);
+      return r.Body!.transformToString('utf8');
+    },
+    async getStream(key, options) {
+      const r = await getBody(key, options);
+      return r.Body as Readable;
+    },
+    async putFile(key, path, options) {
+      const { size } = await stat(path);
+      const r = await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: createReadStream(path),
+          ContentLength: size,
+          ContentType: options?.contentType,
+        }),
+        abortOf(options),
+      );
+      return { bytes: size, etag: r.ETag ?? '', versionId: r.VersionId };
+    },
+    async putText(key, body, options) {
+      const r = await s3.send(
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: options?.contentType }),
+        abortOf(options),
+      );
+      return { bytes: Buffer.byteLength(body), etag: r.ETag ?? '', versionId: r.VersionId };
+    },
+    async download(key, path, options) {
+      const r = await getBody(key, options);
+      await pipeline(r.Body as Readable, createWriteStream(path), { signal: options?.signal });
+      return { bytes: r.ContentLength ?? 0, etag: r.ETag ?? '', versionId: r.VersionId };
+    },
+    async *list(prefix, options) {
+      let token: string | undefined;
+      do {
+        const page = await s3.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+          abortOf(options),
+        );
+        for (const o of page.Contents ?? []) yield { key: o.Key!, bytes: o.Size ?? 0, etag: o.ETag ?? '' };
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+    async delete(key, options) {
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), abortOf(options));
+    },
+  } satisfies ObjectStore;
+}
+
+export type { ObjectHead };
