@@ -1,4 +1,3 @@
-import type { TileTask } from '../model/tile.js';
 import type {
   OperationName,
   RunRecord,
@@ -8,6 +7,7 @@ import type {
   TileOutput,
   TileRecord,
 } from '../model/run.js';
+import type { TileTask } from '../model/tile.js';
 
 export interface NewRun {
   readonly runId: string;
@@ -65,11 +65,22 @@ export interface Ledger {
   /** Gives a claim back. A lease that is no longer ours is left alone. */
   releaseTile(runId: string, tileId: string, owner: string, release: Release): Promise<void>;
   /** The completion marker, written only after the output object is durable; counts it atomically. */
-  markDone(runId: string, tileId: string, owner: string, output: TileOutput, durationMs: number): Promise<void>;
+  markDone(
+    runId: string,
+    tileId: string,
+    owner: string,
+    output: TileOutput,
+    durationMs: number,
+  ): Promise<void>;
   /** A terminal data failure: recorded and counted, never retried. */
   markFailed(runId: string, tileId: string, owner: string, error: TileError): Promise<void>;
   /** Records queued sub-tiles that were dropped without processing, so a re-drive can find them. */
-  parkTiles(runId: string, tiles: readonly TileTask[], state: 'PARKED' | 'CANCELLED', error: TileError): Promise<void>;
+  parkTiles(
+    runId: string,
+    tiles: readonly TileTask[],
+    state: 'PARKED' | 'CANCELLED',
+    error: TileError,
+  ): Promise<void>;
   /** Returns parked or cancelled sub-tiles to QUEUED for a re-drive; returns the tiles moved. */
   unparkTiles(runId: string): Promise<TileTask[]>;
   /** Frees leases that expired before `now` (the reaper; a backstop only). Returns how many. */

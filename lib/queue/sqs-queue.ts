@@ -1,0 +1,134 @@
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { RequestOptions } from '../store/object-store.js';
+import type { SendResult, WorkQueue } from './work-queue.js';
+
+const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
+const BATCH = 10;
+const SEND_ATTEMPTS = 5;
+
+export interface SqsQueueOptions {
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** The WorkQueue on SQS (or the local SQS emulator, through the client's endpoint). */
+export function createSqsQueue(
+  sqs: SQSClient,
+  queueUrl: string,
+  deadLetterQueueUrl: string,
+  options: SqsQueueOptions = {},
+): WorkQueue {
+  const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+
+  const queue: WorkQueue = {
+    async receive(max, waitSeconds, requestOptions) {
+      const r = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: Math.min(Math.max(max, 1), BATCH),
+          WaitTimeSeconds: waitSeconds,
+          // The emulator reads only the legacy AttributeNames; AWS reads MessageSystemAttributeNames.
+          AttributeNames: ['All'],
+          MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+        }),
+        abortOf(requestOptions),
+      );
+      return (r.Messages ?? []).map((m) => ({
+        id: m.MessageId ?? '',
+        body: m.Body ?? '',
+        receiptHandle: m.ReceiptHandle ?? '',
+        receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
+      }));
+    },
+
+    async setVisibility(message, seconds, requestOptions) {
+      await sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrl,
+          ReceiptHandle: message.receiptHandle,
+          VisibilityTimeout: seconds,
+        }),
+        abortOf(requestOptions),
+      );
+    },
+
+    async delete(message, requestOptions) {
+      await sqs.send(
+        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.receiptHandle }),
+        abortOf(requestOptions),
+      );
+    },
+
+    async sendBatch(bodies, requestOptions): Promise<SendResult> {
+      let sent = 0;
+      const failed: { index: number; reason: string }[] = [];
+      for (let start = 0; start < bodies.length; start += BATCH) {
+        let pending = bodies.slice(start, start + BATCH).map((body, i) => ({ index: start + i, body }));
+        for (let attempt = 1; pending.length > 0; attempt += 1) {
+          const r = await sqs.send(
+            new SendMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: pending.map((p) => ({ Id: String(p.index), MessageBody: p.body })),
+            }),
+            abortOf(requestOptions),
+          );
+          sent += r.Successful?.length ?? 0;
+          const retry = new Set((r.Failed ?? []).filter((f) => !f.SenderFault).map((f) => f.Id));
+          for (const f of r.Failed ?? []) {
+            if (f.SenderFault || attempt === SEND_ATTEMPTS) {
+              failed.push({ index: Number(f.Id), reason: `${f.Code}: ${f.Message ?? ''}` });
+            }
+          }
+          if (attempt === SEND_ATTEMPTS) break;
+          pending = pending.filter((p) => retry.has(String(p.index)));
+          if (pending.length > 0) await sleep(2 ** attempt * 50);
+        }
+      }
+      return { sent, failed };
+    },
+
+    async requeue(message, requestOptions) {
+      // Send first, then delete: a crash in between duplicates the message (harmless, markers
+      // make it idempotent) instead of losing it.
+      await sqs.send(
+        new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: message.body }),
+        abortOf(requestOptions),
+      );
+      await queue.delete(message, requestOptions);
+    },
+
+    async deadLetter(message, reason, requestOptions) {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: deadLetterQueueUrl,
+          MessageBody: message.body,
+          MessageAttributes: { reason: { DataType: 'String', StringValue: reason.slice(0, 1000) } },
+        }),
+        abortOf(requestOptions),
+      );
+      await queue.delete(message, requestOptions);
+    },
+
+    async depth(requestOptions) {
+      const r = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+        abortOf(requestOptions),
+      );
+      return {
+        visible: Number(r.Attributes?.ApproximateNumberOfMessages ?? 0),
+        inFlight: Number(r.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0),
+      };
+    },
+  };
+  return queue;
+}
