@@ -4,6 +4,8 @@ export interface ProcessInfo {
   readonly pid: number;
   readonly ppid: number;
   readonly pgid: number;
+  /** The kernel's one-letter state: R, S, D, Z (zombie), T, … */
+  readonly state: string;
   /** Seconds since the process started. */
   readonly ageSeconds: number;
   readonly command: string;
@@ -30,6 +32,7 @@ function readProcess(pid: number, uptime: number): ProcessInfo | undefined {
       pid,
       ppid: Number(fields[1]),
       pgid: Number(fields[2]),
+      state: fields[0] ?? '?',
       ageSeconds: uptime - Number(fields[19]) / CLOCK_TICKS,
       command,
       args,
