@@ -34,6 +34,7 @@ describe('readResources (serverless.yml as the one source of truth)', () => {
       [
         'resources:',
         '  Resources:',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Serverless variable, not a template
         '    B: { Type: AWS::S3::Bucket, Properties: { BucketName: "${env:SECRET}" } }',
         '    T: { Type: AWS::DynamoDB::Table, Properties: { TableName: t, KeySchema: [] } }',
       ].join('\n'),

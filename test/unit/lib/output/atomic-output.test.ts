@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withAtomicOutput } from '../../../../lib/output/atomic-output.js';
+
+const root = mkdtempSync(join(tmpdir(), 'geohub-atomic-'));
+
+describe('withAtomicOutput', () => {
+  it('promotes the part file by rename on success, in the same directory', async () => {
+    const final = join(root, 'ok', '12', '2100', '1300.tif');
+    let seen = '';
+    await withAtomicOutput(final, async (part) => {
+      seen = part;
+      expect(dirname(part)).toBe(dirname(final));
+      expect(part.endsWith('.part')).toBe(true);
+      writeFileSync(part, 'tile');
+    });
+    expect(readFileSync(final, 'utf8')).toBe('tile');
+    expect(existsSync(seen)).toBe(false);
+    expect(readdirSync(dirname(final))).toEqual(['1300.tif']);
+  });
+
+  it('discards the partial output on failure and never creates the final file', async () => {
+    const final = join(root, 'fail', '1.tif');
+    await expect(
+      withAtomicOutput(final, async (part) => {
+        writeFileSync(part, 'half a tile');
+        throw new Error('tool failed');
+      }),
+    ).rejects.toThrow('tool failed');
+    expect(readdirSync(dirname(final))).toEqual([]);
+  });
+
+  it('discards the partial output on cancellation (a rejection that is not an Error)', async () => {
+    const final = join(root, 'cancel', '1.tif');
+    const controller = new AbortController();
+    let started!: () => void;
+    const running = new Promise<void>((r) => {
+      started = r;
+    });
+    const pending = withAtomicOutput(final, async (part) => {
+      writeFileSync(part, 'partial');
+      const aborted = new Promise((_, reject) =>
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason)),
+      );
+      started();
+      await aborted;
+    });
+    await running;
+    controller.abort('run cancelled');
+    await expect(pending).rejects.toBe('run cancelled');
+    expect(readdirSync(dirname(final))).toEqual([]);
+  });
+});
