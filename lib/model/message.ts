@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { tileTaskSchema } from './tile.js';
 import { runIdSchema } from './ids.js';
+import { tileTaskSchema } from './tile.js';
 
 /** Upper bound on sub-tiles per message: a metatile amortises SQS overhead, not more. */
 export const MAX_TILES_PER_MESSAGE = 16;
@@ -24,7 +24,10 @@ export type ParsedMessage = { ok: true; message: TileMessage } | { ok: false; re
 export function parseTileMessage(body: string | undefined): ParsedMessage {
   if (body === undefined || body.length === 0) return { ok: false, reason: 'empty message body' };
   if (Buffer.byteLength(body) > MAX_MESSAGE_BYTES) {
-    return { ok: false, reason: `message body of ${Buffer.byteLength(body)} bytes exceeds ${MAX_MESSAGE_BYTES}` };
+    return {
+      ok: false,
+      reason: `message body of ${Buffer.byteLength(body)} bytes exceeds ${MAX_MESSAGE_BYTES}`,
+    };
   }
   let json: unknown;
   try {

@@ -10,9 +10,15 @@ export const PART_SUFFIX = '.part';
  * failure, cancellation — no `.part` survives. `fn` must only settle once nothing writes
  * to the path any more (runProcess guarantees that for the tool's process group).
  */
-export async function withAtomicOutput<T>(finalPath: string, fn: (partPath: string) => Promise<T>): Promise<T> {
+export async function withAtomicOutput<T>(
+  finalPath: string,
+  fn: (partPath: string) => Promise<T>,
+): Promise<T> {
   await mkdir(dirname(finalPath), { recursive: true });
-  const partPath = join(dirname(finalPath), `${basename(finalPath)}.${randomBytes(4).toString('hex')}${PART_SUFFIX}`);
+  const partPath = join(
+    dirname(finalPath),
+    `${basename(finalPath)}.${randomBytes(4).toString('hex')}${PART_SUFFIX}`,
+  );
   try {
     const result = await fn(partPath);
     await rename(partPath, finalPath); // the commit point

@@ -23,8 +23,16 @@ export interface ObjectStore {
   getText(key: string, options?: RequestOptions): Promise<string>;
   getStream(key: string, options?: RequestOptions): Promise<Readable>;
   /** Uploads a local file; resolves only once the object is durable, with its ETag and size. */
-  putFile(key: string, path: string, options?: RequestOptions & { contentType?: string }): Promise<ObjectHead>;
-  putText(key: string, body: string, options?: RequestOptions & { contentType?: string }): Promise<ObjectHead>;
+  putFile(
+    key: string,
+    path: string,
+    options?: RequestOptions & { contentType?: string },
+  ): Promise<ObjectHead>;
+  putText(
+    key: string,
+    body: string,
+    options?: RequestOptions & { contentType?: string },
+  ): Promise<ObjectHead>;
   /** Streams a local download of the object to `path`. */
   download(key: string, path: string, options?: RequestOptions): Promise<ObjectHead>;
   list(prefix: string, options?: RequestOptions): AsyncIterable<{ key: string; bytes: number; etag: string }>;

@@ -23,7 +23,10 @@ function isNotFound(error: unknown): boolean {
 /** The ObjectStore on S3 (or s3rver, through the client's endpoint). */
 export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
   const getBody = async (key: string, options?: RequestOptions, range?: string) => {
-    const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }), abortOf(options));
+    const r = await s3.send(
+      new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }),
+      abortOf(options),
+    );
     if (!r.Body) throw new Error(`s3://${bucket}/${key} has no body`);
     return r;
   };
