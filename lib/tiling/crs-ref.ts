@@ -1,0 +1,23 @@
+/**
+ * What a source file says about its coordinate reference system, before geohub decides whether
+ * it can reproject it: an EPSG code (GeoTIFF GeoKeys, LAS GeoKeyDirectory VLR), a WKT string
+ * (LAS OGC WKT VLR), or user-defined GeoKeys that name no code.
+ */
+export type CrsRef =
+  | { readonly kind: 'epsg'; readonly code: number; readonly citation?: string }
+  | { readonly kind: 'wkt'; readonly wkt: string }
+  | { readonly kind: 'user-defined'; readonly description: string };
+
+/** A short human label for messages and logs. */
+export function describeCrs(ref: CrsRef): string {
+  switch (ref.kind) {
+    case 'epsg':
+      return ref.citation ? `EPSG:${ref.code} (${ref.citation})` : `EPSG:${ref.code}`;
+    case 'wkt': {
+      const name = /^\s*[A-Z_0-9]+\[\s*"([^"]*)"/i.exec(ref.wkt)?.[1];
+      return name ? `WKT "${name}"` : 'a WKT definition';
+    }
+    case 'user-defined':
+      return `a user-defined CRS (${ref.description})`;
+  }
+}

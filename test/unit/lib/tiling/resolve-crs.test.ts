@@ -1,0 +1,69 @@
+import proj4 from 'proj4';
+import { describe, expect, it } from 'vitest';
+import { epsgDefinition } from '../../../../lib/tiling/epsg-definitions.js';
+import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
+import { resolveCrs } from '../../../../lib/tiling/resolve-crs.js';
+
+// Reference values from `gdaltransform -s_srs EPSG:xxxx -t_srs EPSG:3857` (GDAL 3.6.2, PROJ 9).
+const GDAL = {
+  utm18n: { from: [101985, 2826915], to: [-8789636.70787198, 2938035.23832365] },
+  nad27utm11: { from: [440720, 3751320], to: [-13095852.2996359, 4015700.00528197] },
+};
+
+const toMercator = (definition: string, p: number[]) => proj4(definition, 'EPSG:3857', p);
+
+describe('resolveCrs', () => {
+  it('resolves WGS 84 UTM zones north and south', () => {
+    const north = resolveCrs({ kind: 'epsg', code: 32618 });
+    expect(north.label).toBe('EPSG:32618');
+    const [x, y] = toMercator(north.definition, GDAL.utm18n.from);
+    expect(x).toBeCloseTo(GDAL.utm18n.to[0]!, 3);
+    expect(y).toBeCloseTo(GDAL.utm18n.to[1]!, 3);
+    expect(epsgDefinition(32760)).toContain('+zone=60 +south');
+    expect(epsgDefinition(32601)).toContain('+zone=1 ');
+  });
+
+  it('resolves NAD27 UTM (byte.tif) within a few metres of GDAL, thanks to the datum shift', () => {
+    const crs = resolveCrs({ kind: 'epsg', code: 26711, citation: 'NAD27 / UTM zone 11N' });
+    expect(crs.label).toBe('EPSG:26711 (NAD27 / UTM zone 11N)');
+    const [x, y] = toMercator(crs.definition, GDAL.nad27utm11.from);
+    expect(Math.hypot(x! - GDAL.nad27utm11.to[0]!, y! - GDAL.nad27utm11.to[1]!)).toBeLessThan(5);
+  });
+
+  it('knows Web Mercator under its several codes and says it needs no transformation', () => {
+    for (const code of [3857, 900913, 3785])
+      expect(resolveCrs({ kind: 'epsg', code }).webMercator).toBe(true);
+    expect(resolveCrs({ kind: 'epsg', code: 4326 }).webMercator).toBe(false);
+  });
+
+  it('fails clearly on an EPSG code it has no definition for', () => {
+    expect(() => resolveCrs({ kind: 'epsg', code: 2992 })).toThrow(UnsupportedCrsError);
+    expect(() => resolveCrs({ kind: 'epsg', code: 2992 })).toThrow(
+      /^EPSG:2992 is not a CRS geohub can reproject \(known: EPSG:4326/,
+    );
+  });
+
+  it('fails clearly on user-defined GeoKeys', () => {
+    expect(() => resolveCrs({ kind: 'user-defined', description: 'Lambert Azimuthal Equal Area' })).toThrow(
+      /a user-defined CRS \(Lambert Azimuthal Equal Area\) names no EPSG code/,
+    );
+  });
+
+  it('passes WKT to proj4, taking the horizontal part of a compound CRS', () => {
+    const wkt =
+      'COMPD_CS["NAD83 / Oregon LCC (m) + NAVD88 height",PROJCS["NAD83 / Oregon LCC (m)",GEOGCS["NAD83",DATUM["North_American_Datum_1983",SPHEROID["GRS 1980",6378137,298.257222101]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Lambert_Conformal_Conic_2SP"],PARAMETER["latitude_of_origin",41.75],PARAMETER["central_meridian",-120.5],PARAMETER["standard_parallel_1",43],PARAMETER["standard_parallel_2",45.5],PARAMETER["false_easting",400000],PARAMETER["false_northing",0],UNIT["metre",1]],VERT_CS["NAVD88 height",VERT_DATUM["North American Vertical Datum 1988",2005],UNIT["metre",1]]]';
+    const crs = resolveCrs({ kind: 'wkt', wkt });
+    expect(crs.label).toBe('WKT "NAD83 / Oregon LCC (m) + NAVD88 height"');
+    expect(crs.definition.startsWith('PROJCS["NAD83 / Oregon LCC (m)"')).toBe(true);
+    const [lon, lat] = proj4(crs.definition, 'EPSG:4326', [400000, 0]);
+    expect(lon).toBeCloseTo(-120.5, 6);
+    expect(lat).toBeCloseTo(41.75, 6);
+  });
+
+  it('fails clearly on WKT proj4 cannot parse', () => {
+    expect(() =>
+      resolveCrs({ kind: 'wkt', wkt: 'PROJCS["nonsense",PROJECTION["No_Such_Projection"]]' }),
+    ).toThrow(/WKT "nonsense" cannot be reprojected: proj4 does not understand its definition/);
+    expect(() => resolveCrs({ kind: 'wkt', wkt: '  \0' })).toThrow(/the WKT CRS definition is empty/);
+  });
+});
