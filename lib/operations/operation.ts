@@ -1,0 +1,25 @@
+import type { OperationName } from '../model/run.js';
+import type { TileTask } from '../model/tile.js';
+import type { RunProcessResult } from '../process/run-process.js';
+
+/** Runs one tool invocation with the attempt's budget, cancellation and environment already bound. */
+export interface ToolRunner {
+  run(file: string, args: readonly string[]): Promise<RunProcessResult>;
+}
+
+export interface OperationContext {
+  /** The source as GDAL opens it: a local path or a /vsis3/ path. */
+  readonly source: string;
+  readonly tile: TileTask;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Where the tile must be written (a .part path; promoted by the caller). */
+  readonly output: string;
+  /** A private scratch directory for intermediate files, removed by the caller. */
+  readonly scratch: string;
+}
+
+/** One kind of sub-tile work: produces the tile at ctx.output with real tools. */
+export interface Operation {
+  readonly name: OperationName;
+  execute(ctx: OperationContext, tools: ToolRunner): Promise<void>;
+}

@@ -1,0 +1,67 @@
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Env } from '../lib/config/config.js';
+import { ConfigError } from '../lib/config/errors.js';
+
+const ms = z.coerce.number().int().min(0);
+
+const schema = z.object({
+  GEOHUB_WORKER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,128}$/)
+    .optional(),
+  GEOHUB_SCRATCH_DIR: z.string().min(1).default(join(tmpdir(), 'geohub-scratch')),
+  GEOHUB_TOOL_TIMEOUT_MS: ms.default(100_000),
+  GEOHUB_KILL_GRACE_MS: ms.default(10_000),
+  GEOHUB_STOP_GRACE_MS: ms.default(120_000),
+  GEOHUB_LEASE_MS: ms.min(3_000).default(60_000),
+  GEOHUB_RUN_WATCH_MS: ms.min(50).default(500),
+  GEOHUB_RECEIVE_WAIT_S: z.coerce.number().int().min(0).max(20).default(20),
+  GEOHUB_RETRY_DELAY_S: z.coerce.number().int().min(0).max(43_200).default(10),
+  GEOHUB_IDLE_EXIT_MS: ms.optional(),
+  GEOHUB_SOURCE_ACCESS: z.enum(['ranged', 'cached']).default('ranged'),
+});
+
+export interface WorkerConfig {
+  readonly workerId: string;
+  readonly scratchDir: string;
+  /** Budget of one tool invocation. */
+  readonly toolTimeoutMs: number;
+  /** SIGTERM → SIGKILL for the tool's process group. */
+  readonly killGraceMs: number;
+  /** Time between SIGTERM to the worker and SIGKILL (ECS stopTimeout). */
+  readonly stopGraceMs: number;
+  /** Lease on a sub-tile and visibility of its message, both extended by heartbeats. */
+  readonly leaseMs: number;
+  /** How often a running sub-tile's run status is checked (cancel latency). */
+  readonly runWatchMs: number;
+  readonly receiveWaitSeconds: number;
+  /** Visibility before a retryable failure is tried again. */
+  readonly retryDelaySeconds: number;
+  /** Exit 0 after this long without work (tests, scale to zero); unset = never. */
+  readonly idleExitMs?: number;
+  readonly sourceAccess: 'ranged' | 'cached';
+}
+
+export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid worker configuration: ${problems.join('; ')}`, { cause: parsed.error });
+  }
+  const e = parsed.data;
+  return {
+    workerId: e.GEOHUB_WORKER_ID ?? `${hostname()}-${process.pid}`,
+    scratchDir: e.GEOHUB_SCRATCH_DIR,
+    toolTimeoutMs: e.GEOHUB_TOOL_TIMEOUT_MS,
+    killGraceMs: e.GEOHUB_KILL_GRACE_MS,
+    stopGraceMs: e.GEOHUB_STOP_GRACE_MS,
+    leaseMs: e.GEOHUB_LEASE_MS,
+    runWatchMs: e.GEOHUB_RUN_WATCH_MS,
+    receiveWaitSeconds: e.GEOHUB_RECEIVE_WAIT_S,
+    retryDelaySeconds: e.GEOHUB_RETRY_DELAY_S,
+    idleExitMs: e.GEOHUB_IDLE_EXIT_MS,
+    sourceAccess: e.GEOHUB_SOURCE_ACCESS,
+  };
+}

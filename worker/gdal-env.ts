@@ -1,0 +1,34 @@
+import { LOCAL_CREDENTIALS } from '../lib/aws/clients.js';
+import type { Config } from '../lib/config/config.js';
+
+/**
+ * The environment GDAL runs with. Against a local S3 endpoint, GDAL's /vsis3/ needs the
+ * endpoint, plain HTTP, path-style URLs and the emulator's credentials; on AWS it uses the
+ * task role like the SDK does. Directory listing on open is disabled: one GET per block,
+ * not a LIST per file.
+ */
+export function gdalEnv(
+  config: Config,
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {
+    ...base,
+    GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR',
+    CPL_VSIL_CURL_USE_HEAD: 'NO',
+    VSI_CACHE: 'TRUE',
+    AWS_REGION: config.region,
+  };
+  const endpoint = config.endpoints.s3;
+  if (endpoint) {
+    const url = new URL(endpoint);
+    Object.assign(env, {
+      AWS_S3_ENDPOINT: url.host,
+      AWS_HTTPS: url.protocol === 'https:' ? 'YES' : 'NO',
+      AWS_VIRTUAL_HOSTING: 'FALSE',
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_SESSION_TOKEN: undefined,
+    });
+  }
+  return env;
+}

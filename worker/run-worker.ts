@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { createAwsClients } from '../lib/aws/clients.js';
+import { loadConfig } from '../lib/config/config.js';
+import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
+import { createLogger } from '../lib/log/logger.js';
+import { createSqsQueue } from '../lib/queue/sqs-queue.js';
+import { createS3Store } from '../lib/store/s3-store.js';
+import { loadWorkerConfig } from './config.js';
+import { EXIT_SELF_CHECK } from './exit-codes.js';
+import { gdalEnv } from './gdal-env.js';
+import { handleMessage } from './handle-message.js';
+import { OPERATIONS } from './operations.js';
+import { processTile } from './process-tile.js';
+import { selfCheck } from './self-check.js';
+import { cachedSourceAccess, rangedSourceAccess } from './source-access.js';
+import { createStopController } from './stop-controller.js';
+import { workerLoop } from './worker-loop.js';
+
+export interface WorkerProcess {
+  readonly env: NodeJS.ProcessEnv;
+  on(signal: 'SIGTERM' | 'SIGINT', listener: () => void): void;
+}
+
+/** The worker process: self-check, then the receive loop until idle or stopped; returns the exit code. */
+export async function runWorker(proc: WorkerProcess = process): Promise<number> {
+  const config = loadConfig(proc.env);
+  const wc = loadWorkerConfig(proc.env);
+  const log = createLogger({ worker: wc.workerId });
+
+  // Budgets bound every tool: anything older than the longest of them is an orphan.
+  const maxToolAgeSeconds = Math.ceil((wc.toolTimeoutMs + wc.killGraceMs) / 1000) + 30;
+  const problems = await selfCheck({ scratchDir: wc.scratchDir, maxToolAgeSeconds });
+  if (problems.length > 0) {
+    log.error({ problems }, 'self-check failed: refusing work');
+    process.stderr.write(
+      `geohub-worker: refusing work, the self-check found debris:\n  ${problems.join('\n  ')}\n`,
+    );
+    return EXIT_SELF_CHECK;
+  }
+
+  const clients = createAwsClients(config);
+  const ledger = createDynamoLedger(clients.documents, config.table);
+  const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
+  const store = createS3Store(clients.s3, config.bucket);
+  const sources =
+    wc.sourceAccess === 'cached'
+      ? cachedSourceAccess(store, join(wc.scratchDir, 'sources'))
+      : rangedSourceAccess();
+  const stop = createStopController({
+    graceMs: wc.stopGraceMs,
+    reserveMs: Math.min(wc.stopGraceMs, wc.killGraceMs + 5_000),
+  });
+  proc.on('SIGTERM', () => {
+    log.warn('SIGTERM: finishing the current sub-tile if it fits in the grace period, then stopping');
+    stop.request('SIGTERM');
+  });
+  proc.on('SIGINT', () => {
+    log.warn('SIGINT: cancelling the current sub-tile and stopping');
+    stop.request('SIGINT');
+  });
+
+  const toolEnv = gdalEnv(config, proc.env);
+  try {
+    log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
+    const code = await workerLoop({
+      queue,
+      log,
+      stop,
+      receiveWaitSeconds: wc.receiveWaitSeconds,
+      idleExitMs: wc.idleExitMs,
+      handle: (message) =>
+        handleMessage(
+          {
+            ledger,
+            queue,
+            log,
+            stop,
+            workerId: wc.workerId,
+            leaseMs: wc.leaseMs,
+            runWatchMs: wc.runWatchMs,
+            retryDelaySeconds: wc.retryDelaySeconds,
+            processTile: (run, tile, signal) =>
+              processTile(
+                {
+                  store,
+                  sources,
+                  operations: OPERATIONS,
+                  scratchDir: wc.scratchDir,
+                  toolTimeoutMs: wc.toolTimeoutMs,
+                  killGraceMs: wc.killGraceMs,
+                  toolEnv,
+                  onToolStart: (file, pid) =>
+                    log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started'),
+                },
+                run,
+                tile,
+                signal,
+              ),
+          },
+          message,
+        ),
+    });
+    log.info({ code }, 'worker stopping');
+    return code;
+  } finally {
+    stop.dispose();
+    await sources.dispose().catch(() => {});
+    clients.destroy();
+  }
+}

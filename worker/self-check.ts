@@ -1,0 +1,49 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PART_SUFFIX } from '../lib/output/atomic-output.js';
+import { type ProcessInfo, processTable } from '../lib/process/process-table.js';
+
+export interface SelfCheckOptions {
+  readonly scratchDir: string;
+  /** Any GDAL/PDAL process older than this is an orphan of a cancel that did not complete. */
+  readonly maxToolAgeSeconds: number;
+  readonly processes?: () => readonly ProcessInfo[];
+}
+
+const TOOL = /^(gdal|ogr2ogr|ogrinfo|pdal)/;
+
+async function findParts(dir: string): Promise<string[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const found: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await findParts(path)));
+    else if (entry.name.endsWith(PART_SUFFIX)) found.push(path);
+  }
+  return found;
+}
+
+/**
+ * The start-up check of the seed: orphaned tool processes and stale partial outputs are
+ * debris of a cancellation that went wrong. Returns the problems found (empty = healthy).
+ */
+export async function selfCheck(options: SelfCheckOptions): Promise<string[]> {
+  const problems: string[] = [];
+  const table = (options.processes ?? processTable)();
+  for (const p of table) {
+    if (TOOL.test(p.command) && p.state !== 'Z' && p.ageSeconds > options.maxToolAgeSeconds) {
+      problems.push(
+        `orphaned ${p.command} process ${p.pid} running for ${Math.round(p.ageSeconds)} s ` +
+          `(longer than any budget, ${options.maxToolAgeSeconds} s): ${p.args.slice(0, 200)}`,
+      );
+    }
+  }
+  for (const part of await findParts(options.scratchDir)) problems.push(`stale partial output ${part}`);
+  return problems;
+}
