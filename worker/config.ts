@@ -20,7 +20,12 @@ const schema = z.object({
   GEOHUB_RECEIVE_WAIT_S: z.coerce.number().int().min(0).max(20).default(20),
   GEOHUB_RETRY_DELAY_S: z.coerce.number().int().min(0).max(43_200).default(10),
   GEOHUB_IDLE_EXIT_MS: ms.optional(),
+  GEOHUB_ORPHAN_AGE_S: z.coerce.number().int().min(1).optional(),
   GEOHUB_SOURCE_ACCESS: z.enum(['ranged', 'cached']).default('ranged'),
+  GEOHUB_FAULT: z
+    .string()
+    .regex(/^crash-after-upload:\d+$/)
+    .optional(),
 });
 
 export interface WorkerConfig {
@@ -42,6 +47,10 @@ export interface WorkerConfig {
   /** Exit 0 after this long without work (tests, scale to zero); unset = never. */
   readonly idleExitMs?: number;
   readonly sourceAccess: 'ranged' | 'cached';
+  /** A GDAL/PDAL process older than this is an orphan (default: the longest budget plus a margin). */
+  readonly orphanAgeSeconds: number;
+  /** Fault injection for reliability tests (see faults.ts); unset in production. */
+  readonly fault?: string;
 }
 
 export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
@@ -63,5 +72,8 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     retryDelaySeconds: e.GEOHUB_RETRY_DELAY_S,
     idleExitMs: e.GEOHUB_IDLE_EXIT_MS,
     sourceAccess: e.GEOHUB_SOURCE_ACCESS,
+    fault: e.GEOHUB_FAULT,
+    orphanAgeSeconds:
+      e.GEOHUB_ORPHAN_AGE_S ?? Math.ceil((e.GEOHUB_TOOL_TIMEOUT_MS + e.GEOHUB_KILL_GRACE_MS) / 1000) + 10,
   };
 }

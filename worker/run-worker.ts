@@ -7,6 +7,7 @@ import { createSqsQueue } from '../lib/queue/sqs-queue.js';
 import { createS3Store } from '../lib/store/s3-store.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
+import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
 import { OPERATIONS } from './operations.js';
@@ -28,8 +29,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const log = createLogger({ worker: wc.workerId });
 
   // Budgets bound every tool: anything older than the longest of them is an orphan.
-  const maxToolAgeSeconds = Math.ceil((wc.toolTimeoutMs + wc.killGraceMs) / 1000) + 30;
-  const problems = await selfCheck({ scratchDir: wc.scratchDir, maxToolAgeSeconds });
+  const problems = await selfCheck({ scratchDir: wc.scratchDir, maxToolAgeSeconds: wc.orphanAgeSeconds });
   if (problems.length > 0) {
     log.error({ problems }, 'self-check failed: refusing work');
     process.stderr.write(
@@ -41,7 +41,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const clients = createAwsClients(config);
   const ledger = createDynamoLedger(clients.documents, config.table);
   const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
-  const store = createS3Store(clients.s3, config.bucket);
+  const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
   const sources =
     wc.sourceAccess === 'cached'
       ? cachedSourceAccess(store, join(wc.scratchDir, 'sources'))
@@ -67,6 +67,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       log,
       stop,
       receiveWaitSeconds: wc.receiveWaitSeconds,
+      visibilitySeconds: Math.ceil(wc.leaseMs / 1000),
       idleExitMs: wc.idleExitMs,
       handle: (message) =>
         handleMessage(

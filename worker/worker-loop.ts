@@ -9,6 +9,8 @@ export interface WorkerLoopDeps {
   readonly log: Logger;
   readonly stop: StopController;
   readonly receiveWaitSeconds: number;
+  /** Visibility on receive: the lease, so a worker that dies early gives its message back soon. */
+  readonly visibilitySeconds: number;
   readonly idleExitMs?: number;
   readonly handle: (message: ReceivedMessage) => Promise<MessageOutcome>;
   readonly now?: () => number;
@@ -25,7 +27,9 @@ export async function workerLoop(deps: WorkerLoopDeps): Promise<number> {
     if (deps.idleExitMs !== undefined && now() - lastWork >= deps.idleExitMs) return EXIT_OK;
     let messages: Awaited<ReturnType<WorkQueue['receive']>>;
     try {
-      messages = await deps.queue.receive(1, deps.receiveWaitSeconds, { signal: deps.stop.requested });
+      messages = await deps.queue.receive(1, deps.receiveWaitSeconds, deps.visibilitySeconds, {
+        signal: deps.stop.requested,
+      });
     } catch (error) {
       if (deps.stop.requested.aborted) break;
       deps.log.warn({ err: error }, 'receive failed; backing off');

@@ -28,12 +28,13 @@ export function createSqsQueue(
   const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
 
   const queue: WorkQueue = {
-    async receive(max, waitSeconds, requestOptions) {
+    async receive(max, waitSeconds, visibilitySeconds, requestOptions) {
       const r = await sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: queueUrl,
           MaxNumberOfMessages: Math.min(Math.max(max, 1), BATCH),
           WaitTimeSeconds: waitSeconds,
+          VisibilityTimeout: visibilitySeconds,
           // The emulator reads only the legacy AttributeNames; AWS reads MessageSystemAttributeNames.
           AttributeNames: ['All'],
           MessageSystemAttributeNames: ['ApproximateReceiveCount'],

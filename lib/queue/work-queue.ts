@@ -18,7 +18,8 @@ export interface SendResult {
  * The work queue (SQS). Domain code depends on this interface; only the adapter imports the SDK.
  */
 export interface WorkQueue {
-  receive(max: number, waitSeconds: number, options?: RequestOptions): Promise<ReceivedMessage[]>;
+  /** Long-polls for up to `max` messages, hidden from others for `visibilitySeconds`. */
+  receive(max: number, waitSeconds: number, visibilitySeconds: number, options?: RequestOptions): Promise<ReceivedMessage[]>;
   /** Sets the message's visibility timeout from now (the heartbeat; 0 returns it at once). */
   setVisibility(message: ReceivedMessage, seconds: number, options?: RequestOptions): Promise<void>;
   delete(message: ReceivedMessage, options?: RequestOptions): Promise<void>;
