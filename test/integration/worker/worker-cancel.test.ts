@@ -1,0 +1,88 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { processTable } from '../../../lib/process/process-table.js';
+import { findFiles } from '../../support/find-files.js';
+import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
+import { slowSource } from '../../support/slow-source.js';
+import { stackClients } from '../../support/stack-clients.js';
+import { waitUntil } from '../../support/wait-until.js';
+import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+
+const { config, clients, env } = stackClients();
+const workers: WorkerHandle[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map(killWorker));
+});
+afterAll(() => clients.destroy());
+
+const liveGroup = (pgid: number) => processTable().filter((p) => p.pgid === pgid && p.state !== 'Z');
+
+describe('cancelling in-flight work leaves nothing behind', () => {
+  it('a run cancelled during a running gdalwarp: group dead, no .part, no output, claim released, queue dropped', async () => {
+    const fixture = await createFixture(config, clients);
+    const slow = slowSource();
+    const run = await seedRun(fixture, slow.files, [slow.tile, ...slow.near]);
+    await enqueueTiles(fixture, run.runId, run.tasks);
+    const [slowTask] = run.tasks;
+
+    const worker = spawnWorker(env, fixture.env);
+    workers.push(worker);
+    const started = await worker.waitForLog((l) => l.msg === 'tool started' && l.tileId === slowTask!.id);
+    const pgid = Number(started.pid);
+    await new Promise((r) => setTimeout(r, 500)); // well inside the several-second warp
+    expect(liveGroup(pgid).length).toBeGreaterThan(0);
+
+    const cancelledAt = Date.now();
+    await fixture.ledger.updateRun(run.runId, { status: 'CANCELLED', reason: 'operator stop' });
+    expect(await waitUntil(() => liveGroup(pgid).length === 0, 5_000, 20)).toBe(true);
+    const latencyMs = Date.now() - cancelledAt;
+    expect(latencyMs).toBeLessThan(1_500); // one watch interval plus SIGTERM to a cooperative child
+
+    expect((await worker.exited).code).toBe(0);
+    const states = await tileStates(fixture.ledger, run.runId);
+    const slowState = states.get(slowTask!.id)!;
+    expect(slowState.state).toBe('CANCELLED');
+    expect(slowState.owner).toBeUndefined();
+    expect(slowState.leaseUntil).toBeUndefined();
+    expect(await fixture.store.head(`tiles/${run.runId}/12/836/1556.tif`)).toBeUndefined();
+    // The messages still queued for the run were dropped without processing, and recorded.
+    expect([...states.values()].map((t) => t.state)).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED']);
+    expect(worker.toolStarts().size).toBe(1);
+    expect((await fixture.ledger.getRun(run.runId))?.counters.cancelled).toBe(3);
+    expect(await fixture.queue.depth()).toEqual({ visible: 0, inFlight: 0 });
+    expect(findFiles(worker.scratch, (n) => n.endsWith('.part') || n.endsWith('.tif'))).toEqual([]);
+  });
+
+  it('SIGTERM with no time left cancels the sub-tile cleanly, exits 75, and the retry redoes only it', async () => {
+    const fixture = await createFixture(config, clients);
+    const slow = slowSource();
+    const run = await seedRun(fixture, slow.files, [slow.tile, ...slow.near]);
+    await enqueueTiles(fixture, run.runId, run.tasks);
+    const [slowTask] = run.tasks;
+
+    // A stop grace no longer than the cleanup reserve: in-flight work cannot finish in it.
+    const first = spawnWorker(env, { ...fixture.env, GEOHUB_STOP_GRACE_MS: '3000' });
+    workers.push(first);
+    const started = await first.waitForLog((l) => l.msg === 'tool started' && l.tileId === slowTask!.id);
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(75);
+    expect(liveGroup(Number(started.pid))).toEqual([]);
+    expect(findFiles(first.scratch, (n) => n.endsWith('.part') || n.endsWith('.tif'))).toEqual([]);
+    const interrupted = (await tileStates(fixture.ledger, run.runId)).get(slowTask!.id)!;
+    expect(interrupted).toMatchObject({ state: 'QUEUED', interruptions: 1 });
+    expect(interrupted.owner).toBeUndefined();
+    expect((await fixture.ledger.getRun(run.runId))?.counters).toMatchObject({ interrupted: 1, failed: 0 });
+
+    const second = spawnWorker(env, fixture.env);
+    workers.push(second);
+    expect((await second.exited).code).toBe(0);
+    const states = await tileStates(fixture.ledger, run.runId);
+    expect([...states.values()].map((t) => t.state)).toEqual(['DONE', 'DONE', 'DONE']);
+    // Work redone: only the sub-tile that was in flight.
+    const total = [...first.toolStarts().values(), ...second.toolStarts().values()].reduce(
+      (a, b) => a + b,
+      0,
+    );
+    expect(total).toBe(run.tasks.length + 1);
+    expect(second.toolStarts().get(slowTask!.id)).toBe(1);
+  });
+});
