@@ -138,7 +138,7 @@ describe('readSourceHeader rejects what it cannot split, each with its own error
   });
 
   it('a GeoTIFF whose header is intact but whose last strip is missing', async () => {
-    // GDAL writes the IFD first when asked (-co COPY_SRC_OVERVIEWS, COG) - craft one: IFD at 8, strip past the end.
+    // The IFD comes first (as in a COG), so only the data check can see the loss: strip ends past the end.
     const tags = baselineTags(100, 100).map((t) => (t.tag === 279 ? { ...t, values: [10_000] } : t));
     const store = storeWith({ 'cut.tif': tiffBytes(tags) });
     await expect(readSourceHeader(store, 'cut.tif')).rejects.toThrow(TruncatedSourceError);

@@ -35,10 +35,10 @@ export function tiffBytes(tags: readonly TiffTag[]): Uint8Array {
     view.setUint32(at + 4, t.values.length, true);
     const bytes = SIZES[t.type] * t.values.length;
     if (bytes <= 4) {
-      t.values.forEach((v, j) => write(at + 8 + j * SIZES[t.type], t.type, v));
+      for (const [j, v] of t.values.entries()) write(at + 8 + j * SIZES[t.type], t.type, v);
     } else {
       view.setUint32(at + 8, extra, true);
-      t.values.forEach((v, j) => write(extra + j * SIZES[t.type], t.type, v));
+      for (const [j, v] of t.values.entries()) write(extra + j * SIZES[t.type], t.type, v);
       extra += bytes;
     }
   });

@@ -1,0 +1,63 @@
+/** The source object does not exist (or is not visible to us). */
+export class SourceNotFoundError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SourceNotFoundError';
+  }
+}
+
+/** The source object has no bytes at all. */
+export class EmptySourceError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EmptySourceError';
+  }
+}
+
+/** The bytes are neither a (Big)TIFF nor a LAS/LAZ file, whatever the name says. */
+export class UnrecognisedFormatError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UnrecognisedFormatError';
+  }
+}
+
+/** The file ends before its own header says it does (an interrupted upload or copy). */
+export class TruncatedSourceError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TruncatedSourceError';
+  }
+}
+
+/** The header is present but does not parse: the file is damaged or is not what its magic says. */
+export class CorruptHeaderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CorruptHeaderError';
+  }
+}
+
+/** The header parses but claims something no real file has (10^9 × 10^9 pixels, NaN bounds, …). */
+export class ImplausibleHeaderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ImplausibleHeaderError';
+  }
+}
+
+/** A valid file of a kind geohub does not process (GCP georeferencing, LAS 1.3, …). */
+export class UnsupportedSourceError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UnsupportedSourceError';
+  }
+}
+
+/** The object store failed while we read the header (network, throttling): worth a retry. */
+export class SourceReadError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SourceReadError';
+  }
+}
