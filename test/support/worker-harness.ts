@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -114,4 +114,6 @@ export async function killWorker(worker: WorkerHandle): Promise<void> {
       // already gone, as it should be
     }
   }
+  // As ECS discards a stopped task's filesystem.
+  rmSync(worker.scratch, { recursive: true, force: true });
 }

@@ -1,0 +1,49 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createFixture } from '../../support/run-fixture.js';
+import { stackClients } from '../../support/stack-clients.js';
+import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+
+const { config, clients, env } = stackClients();
+const workers: WorkerHandle[] = [];
+const strays: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map(killWorker));
+  for (const child of strays.splice(0)) child.kill('SIGKILL');
+});
+afterAll(() => clients.destroy());
+
+describe('start-up self-check', () => {
+  it('refuses work (exit 78, a clear message) when a stale .part is in its scratch space', async () => {
+    const fixture = await createFixture(config, clients);
+    const scratch = mkdtempSync(join(tmpdir(), 'geohub-stale-'));
+    mkdirSync(join(scratch, 'out', 'r-old', '12'), { recursive: true });
+    const stale = join(scratch, 'out', 'r-old', '12', '1300.tif.1a2b3c4d.part');
+    writeFileSync(stale, 'half a tile');
+    const worker = spawnWorker(env, { ...fixture.env, GEOHUB_SCRATCH_DIR: scratch });
+    workers.push(worker);
+    expect((await worker.exited).code).toBe(78);
+    expect(worker.text.join('\n')).toContain(`refusing work`);
+    expect(worker.text.join('\n')).toContain(`stale partial output ${stale}`);
+  });
+
+  it('refuses work when a GDAL process older than the longest budget is running', async () => {
+    const fixture = await createFixture(config, clients);
+    // An orphan as the seed's check sees one: a process whose name starts with gdal.
+    const dir = mkdtempSync(join(tmpdir(), 'geohub-orphan-'));
+    const fake = join(dir, 'gdalwarp');
+    copyFileSync('/bin/sleep', fake);
+    const orphan = spawn(fake, ['600'], { detached: true, stdio: 'ignore' });
+    strays.push(orphan);
+    await new Promise((r) => setTimeout(r, 2_200));
+    const worker = spawnWorker(env, { ...fixture.env, GEOHUB_ORPHAN_AGE_S: '2' });
+    workers.push(worker);
+    expect((await worker.exited).code).toBe(78);
+    expect(worker.text.join('\n')).toMatch(
+      new RegExp(`orphaned gdalwarp process ${orphan.pid} running for \\d+ s`),
+    );
+  });
+});
