@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { runIdSchema } from '../model/ids.js';
+
+/** Lines per manifest object: ~3 MB of JSON Lines, small enough to build in a Lambda's memory. */
+export const MANIFEST_PART_LINES = 50_000;
+
+/**
+ * Where a run's sub-tiles are listed. The list itself lives in S3 as JSON Lines parts (one
+ * TileTask per line); only this reference travels through Step Functions state.
+ */
+export const manifestPartSchema = z
+  .object({
+    key: z.string().min(1).max(1024),
+    tiles: z.number().int().min(0),
+    bytes: z.number().int().min(0),
+  })
+  .strict();
+
+export const manifestRefSchema = z
+  .object({
+    runId: runIdSchema,
+    total: z.number().int().min(0),
+    parts: z.array(manifestPartSchema).max(10_000),
+  })
+  .strict()
+  .refine((m) => m.parts.reduce((n, p) => n + p.tiles, 0) === m.total, {
+    message: 'the parts do not add up to the total',
+  });
+
+export type ManifestPart = z.infer<typeof manifestPartSchema>;
+export type ManifestRef = z.infer<typeof manifestRefSchema>;
+
+/** `runs/<runId>/manifest-00000.jsonl`, … : derived from the run id, never from input. */
+export function manifestPartKey(runId: string, index: number): string {
+  return `runs/${runId}/manifest-${String(index).padStart(5, '0')}.jsonl`;
+}
+
+/** `runs/<runId>/manifest.json`: the ManifestRef itself, for tools that start from a run id. */
+export function manifestIndexKey(runId: string): string {
+  return `runs/${runId}/manifest.json`;
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { OPERATIONS, type OperationName } from '../model/run.js';
+import { InvalidJobParamsError } from './errors.js';
+
+/**
+ * gdalwarp `-r` methods geohub passes through: the set the raster-xyz worker accepts
+ * (lib/operations/raster-xyz.ts). An enum, so no value can smuggle an option in.
+ */
+export const RESAMPLING_METHODS = [
+  'near',
+  'bilinear',
+  'cubic',
+  'cubicspline',
+  'lanczos',
+  'average',
+  'mode',
+] as const;
+export type Resampling = (typeof RESAMPLING_METHODS)[number];
+
+/** The seed's default for raster-xyz. */
+export const DEFAULT_RESAMPLING: Resampling = 'bilinear';
+export const MAX_JOB_ZOOM = 22;
+/** A sidecar is a few dozen bytes; anything larger is not one we should parse. */
+export const MAX_SIDECAR_BYTES = 4096;
+
+/**
+ * The tile parameters a job may set. Strict: an unknown key is an error, not silently ignored;
+ * every value is an enum member or a bounded non-negative integer, so none can start with `-`
+ * and be taken for a command-line option.
+ */
+export const tileParamsSchema = z
+  .object({
+    zoom: z.number().int().min(0).max(MAX_JOB_ZOOM).optional(),
+    resampling: z.enum(RESAMPLING_METHODS).optional(),
+  })
+  .strict();
+
+/** The `<key>.job.json` sidecar: the operation and its parameters, all optional. */
+export const jobParamsSchema = tileParamsSchema.extend({ operation: z.enum(OPERATIONS).optional() }).strict();
+
+export type TileParams = z.infer<typeof tileParamsSchema>;
+export type JobParams = z.infer<typeof jobParamsSchema>;
+
+/** The sidecar's key for a source key. */
+export function sidecarKeyFor(sourceKey: string): string {
+  return `${sourceKey}.job.json`;
+}
+
+/** Parses and validates sidecar text; every problem is listed in one InvalidJobParamsError. */
+export function parseJobParams(text: string, where = 'job.json'): JobParams {
+  if (Buffer.byteLength(text) > MAX_SIDECAR_BYTES) {
+    throw new InvalidJobParamsError(
+      `${where} is ${Buffer.byteLength(text)} bytes; a sidecar is at most ${MAX_SIDECAR_BYTES}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidJobParamsError(`${where} is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = jobParamsSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new InvalidJobParamsError(`${where} is not a valid job: ${problems.join('; ')}`, {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+/**
+ * The parameters a run's tiles are actually made with: defaults filled in, the zoom resolved,
+ * keys in a fixed order. Resampling belongs to raster-xyz; asking for it on a point cloud job is
+ * an error rather than a silently ignored setting.
+ */
+export function normaliseParams(
+  operation: OperationName,
+  params: TileParams,
+  zoom: number,
+): Readonly<Record<string, string | number>> {
+  if (operation === 'raster-xyz') return { resampling: params.resampling ?? DEFAULT_RESAMPLING, zoom };
+  if (params.resampling !== undefined) {
+    throw new InvalidJobParamsError(`resampling applies to raster-xyz, not to ${operation}`);
+  }
+  return { zoom };
+}
+
+/** A short hash of the operation and its normalised parameters: part of every sub-tile id. */
+export function paramsVersion(
+  operation: OperationName,
+  normalised: Readonly<Record<string, string | number>>,
+): string {
+  const canonical = JSON.stringify([
+    operation,
+    Object.entries(normalised).sort(([a], [b]) => a.localeCompare(b)),
+  ]);
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
+}

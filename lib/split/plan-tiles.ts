@@ -1,0 +1,95 @@
+import type { SourceHeader } from '../source/source-header.js';
+import { type Bbox, bboxCorners, hasArea } from '../tiling/bbox.js';
+import { nativeZoom } from '../tiling/native-zoom.js';
+import { reprojectFootprint } from '../tiling/reproject-footprint.js';
+import { resolveCrs } from '../tiling/resolve-crs.js';
+import { type TileRange, tileCount, tileRange } from '../tiling/tile-range.js';
+import { EmptyFootprintError, MissingCrsError, NotGeoreferencedError, TooManyTilesError } from './errors.js';
+import { MAX_JOB_ZOOM } from './job-params.js';
+
+/** Default cap on sub-tiles per run: a million must work (DESIGN.md), ten million is a mistake. */
+export const DEFAULT_MAX_TILES = 1_000_000;
+
+export interface TilePlan {
+  /** The CRS the footprint was reprojected from, as a label. */
+  readonly crs: string;
+  /** The source footprint in EPSG:3857, clamped to the Mercator limits. */
+  readonly bbox3857: Bbox;
+  /** The source's resolution in EPSG:3857 metres per pixel (point clouds: mean point spacing). */
+  readonly resolution: number;
+  readonly nativeZoom: number;
+  readonly zoom: number;
+  readonly range: TileRange;
+  readonly total: number;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The source's resolution in EPSG:3857: for a raster, the footprint's diagonal over the pixel
+ * diagonal (what gdalwarp suggests for an output in that CRS); for a point cloud, the mean point
+ * spacing, √(area / points), so a DTM cell holds about one point.
+ */
+function resolutionOf(header: SourceHeader, bbox: Bbox): number {
+  const width = bbox[2] - bbox[0];
+  const height = bbox[3] - bbox[1];
+  if (header.kind === 'raster') return Math.hypot(width, height) / Math.hypot(header.width, header.height);
+  return Math.sqrt((width * height) / header.pointCount);
+}
+
+/**
+ * Where a source lands on the XYZ grid and how many sub-tiles that makes: CRS → footprint in
+ * EPSG:3857 → zoom (requested, else native) → tile range. Pure: no I/O, so `geohub plan` and the
+ * split Lambda agree by construction.
+ */
+export function planTiles(
+  header: SourceHeader,
+  requestedZoom: number | undefined,
+  where: string,
+  maxTiles = DEFAULT_MAX_TILES,
+): TilePlan {
+  if (!header.crs) {
+    throw new MissingCrsError(
+      header.kind === 'raster'
+        ? `${where} has no coordinate reference system (no GeoKeys): assign one, e.g. gdal_translate -a_srs EPSG:xxxx`
+        : `${where} has no coordinate reference system (no GeoKeyDirectory or OGC WKT VLR): assign one, ` +
+            'e.g. pdal translate --writers.las.a_srs=EPSG:xxxx',
+    );
+  }
+  const ring = header.kind === 'raster' ? header.corners : bboxCorners(header.bbox);
+  if (!ring) {
+    throw new NotGeoreferencedError(
+      `${where} has a CRS but no geotransform: its pixels have no map position`,
+    );
+  }
+  if (header.kind === 'pointcloud' && header.pointCount === 0) {
+    throw new EmptyFootprintError(`${where} has no points: nothing to grid`);
+  }
+  const crs = resolveCrs(header.crs);
+  const bbox3857 = reprojectFootprint(ring, crs);
+  if (!bbox3857 || !hasArea(bbox3857)) {
+    throw new EmptyFootprintError(
+      `${where} covers no area of the Web Mercator map (its footprint in ${crs.label} is ` +
+        `${(header.bbox ?? []).join(', ')}; EPSG:3857 covers latitudes ±85.05° only)`,
+    );
+  }
+  const resolution = resolutionOf(header, bbox3857);
+  const native = nativeZoom(resolution, 0, MAX_JOB_ZOOM);
+  const zoom = requestedZoom ?? native;
+  const range = tileRange(bbox3857, zoom);
+  if (!range) {
+    throw new EmptyFootprintError(
+      `${where} covers no tile at zoom ${zoom} (its footprint is thinner than a tile pixel)`,
+    );
+  }
+  const total = tileCount(range);
+  if (total > maxTiles) {
+    const cols = range.maxX - range.minX + 1;
+    const rows = range.maxY - range.minY + 1;
+    throw new TooManyTilesError(
+      `${where} at zoom ${zoom} needs ${fmt(total)} sub-tiles (${fmt(cols)} × ${fmt(rows)}), more than the cap of ` +
+        `${fmt(maxTiles)}; choose a lower zoom (its native zoom is ${native}) in the .job.json sidecar`,
+    );
+  }
+  return { crs: crs.label, bbox3857, resolution, nativeZoom: native, zoom, range, total };
+}

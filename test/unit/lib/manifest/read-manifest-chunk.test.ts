@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ManifestCorruptError } from '../../../../lib/manifest/errors.js';
+import { readManifestChunk } from '../../../../lib/manifest/read-manifest-chunk.js';
+import { countingStore } from '../../../support/counting-store.js';
+import { createMemoryStore } from '../../../support/memory-store.js';
+
+const line = (x: number) => JSON.stringify({ id: x.toString(16).padStart(16, '0'), z: 10, x, y: 5 });
+
+function partWith(text: string) {
+  const memory = createMemoryStore();
+  memory.putBytes('p', new Uint8Array(Buffer.from(text)));
+  const { store, counts } = countingStore(memory);
+  return { store, counts, part: { key: 'p', tiles: 0, bytes: Buffer.byteLength(text) } };
+}
+
+describe('readManifestChunk', () => {
+  const text = `${Array.from({ length: 100 }, (_, i) => line(i)).join('\n')}\n`;
+
+  it('reads up to maxTiles lines and says where the next line starts', async () => {
+    const { store, part, counts } = partWith(text);
+    const first = await readManifestChunk(store, part, 0, 30);
+    expect(first.tiles.map((t) => t.x)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    const second = await readManifestChunk(store, part, first.nextOffset, 80);
+    expect(second.tiles.map((t) => t.x)).toEqual(Array.from({ length: 70 }, (_, i) => 30 + i));
+    expect(second.nextOffset).toBe(part.bytes);
+    expect(counts.rangedGets).toBe(2);
+    expect(counts.wholeGets).toBe(0);
+  });
+
+  it('reads at most maxTiles × 64 bytes per call', async () => {
+    const { store, part, counts } = partWith(text);
+    await readManifestChunk(store, part, 0, 10);
+    expect(counts.bytesRead).toBe(640);
+  });
+
+  it('returns nothing at the end of the part', async () => {
+    const { store, part } = partWith(text);
+    expect(await readManifestChunk(store, part, part.bytes, 10)).toEqual({
+      tiles: [],
+      nextOffset: part.bytes,
+    });
+  });
+
+  it('names the byte offset of a corrupt line', async () => {
+    const bad = `${line(0)}\n{"id":"zz","z":10,"x":1,"y":1}\n`;
+    const { store, part } = partWith(bad);
+    await expect(readManifestChunk(store, part, 0, 10)).rejects.toThrow(ManifestCorruptError);
+    await expect(readManifestChunk(store, part, 0, 10)).rejects.toThrow(
+      `p: the line at byte ${line(0).length + 1} is not a sub-tile: id:`,
+    );
+    const { store: s2, part: p2 } = partWith('not json\n');
+    await expect(readManifestChunk(s2, p2, 0, 10)).rejects.toThrow('p: the line at byte 0 is not JSON');
+  });
+
+  it('fails when a part is shorter than its reference says, or has no newline', async () => {
+    const { store, part } = partWith(text);
+    await expect(
+      readManifestChunk(store, { ...part, bytes: part.bytes + 10 }, part.bytes - 5, 10),
+    ).rejects.toThrow(/got 5 \(the part is not/);
+    const { store: s2, part: p2 } = partWith(line(1));
+    await expect(readManifestChunk(s2, p2, 0, 10)).rejects.toThrow(/no complete line at byte 0/);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { PointCloudHeader, RasterHeader } from '../../../../lib/source/source-header.js';
+import {
+  EmptyFootprintError,
+  MissingCrsError,
+  NotGeoreferencedError,
+  TooManyTilesError,
+} from '../../../../lib/split/errors.js';
+import { planTiles } from '../../../../lib/split/plan-tiles.js';
+import { bboxCorners } from '../../../../lib/tiling/bbox.js';
+import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
+import { tileBounds } from '../../../../lib/tiling/tile-bounds.js';
+import { resolutionAt } from '../../../../lib/tiling/web-mercator.js';
+
+/** A raster header exactly covering tile z/x/y in EPSG:3857 at `size` pixels a side. */
+function mercatorRaster(z: number, x: number, y: number, size: number): RasterHeader {
+  const b = tileBounds(z, x, y);
+  const res = (b.maxX - b.minX) / size;
+  const bbox = [b.minX, b.minY, b.maxX, b.maxY] as const;
+  return {
+    kind: 'raster',
+    format: 'geotiff',
+    bytes: 1,
+    width: size,
+    height: size,
+    bands: 1,
+    dataType: 'Byte',
+    nodata: null,
+    tiled: true,
+    geoTransform: [b.minX, res, 0, b.maxY, 0, -res],
+    corners: bboxCorners(bbox),
+    bbox,
+    crs: { kind: 'epsg', code: 3857 },
+  };
+}
+
+const cloud = (over: Partial<PointCloudHeader> = {}): PointCloudHeader => ({
+  kind: 'pointcloud',
+  format: 'las',
+  bytes: 1,
+  version: '1.2',
+  pointFormat: 3,
+  pointCount: 1_000_000,
+  scale: [0.01, 0.01, 0.01],
+  offset: [0, 0, 0],
+  bbox: [500_000, 5_000_000, 501_000, 5_001_000],
+  zRange: [0, 10],
+  crs: { kind: 'epsg', code: 32631 },
+  ...over,
+});
+
+describe('planTiles', () => {
+  it('places a grid-aligned raster on exactly its tiles, at its native zoom by default', () => {
+    // One z10 tile at 1024 px: its pixels are z12 pixels, so 16 tiles at the native zoom 12.
+    const plan = planTiles(mercatorRaster(10, 300, 400, 1024), undefined, 'src');
+    expect(plan.nativeZoom).toBe(12);
+    expect(plan.zoom).toBe(12);
+    expect(plan.range).toEqual({ z: 12, minX: 1200, maxX: 1203, minY: 1600, maxY: 1603 });
+    expect(plan.total).toBe(16);
+    expect(plan.resolution).toBeCloseTo(resolutionAt(12), 9);
+  });
+
+  it('uses the requested zoom when given', () => {
+    expect(planTiles(mercatorRaster(10, 300, 400, 1024), 8, 'src').range).toEqual({
+      z: 8,
+      minX: 75,
+      maxX: 75,
+      minY: 100,
+      maxY: 100,
+    });
+  });
+
+  it('refuses more tiles than the cap, saying how many it computed', () => {
+    expect(() => planTiles(mercatorRaster(10, 300, 400, 1024), 16, 'src', 1000)).toThrow(TooManyTilesError);
+    expect(() => planTiles(mercatorRaster(10, 300, 400, 1024), 16, 'src', 1000)).toThrow(
+      'src at zoom 16 needs 4,096 sub-tiles (64 × 64), more than the cap of 1,000; choose a lower zoom ' +
+        '(its native zoom is 12) in the .job.json sidecar',
+    );
+  });
+
+  it('fails without a CRS, without a geotransform, and with a CRS it cannot resolve', () => {
+    const raster = mercatorRaster(10, 300, 400, 1024);
+    expect(() => planTiles({ ...raster, crs: undefined }, undefined, 'src')).toThrow(MissingCrsError);
+    expect(() => planTiles({ ...raster, crs: undefined }, undefined, 'src')).toThrow(
+      'src has no coordinate reference system (no GeoKeys): assign one, e.g. gdal_translate -a_srs EPSG:xxxx',
+    );
+    expect(() => planTiles({ ...raster, corners: undefined }, undefined, 'src')).toThrow(
+      NotGeoreferencedError,
+    );
+    expect(() => planTiles({ ...raster, crs: { kind: 'epsg', code: 2154 } }, undefined, 'src')).toThrow(
+      UnsupportedCrsError,
+    );
+  });
+
+  it('fails with an empty footprint beyond the Mercator latitudes', () => {
+    const polar = {
+      ...mercatorRaster(10, 300, 400, 1024),
+      crs: { kind: 'epsg' as const, code: 4326 },
+      corners: bboxCorners([0, -89, 1, -86]),
+      bbox: [0, -89, 1, -86] as const,
+    };
+    expect(() => planTiles(polar, undefined, 'src')).toThrow(EmptyFootprintError);
+    expect(() => planTiles(polar, undefined, 'src')).toThrow(/src covers no area of the Web Mercator map/);
+  });
+
+  it('sizes point cloud tiles from the point spacing', () => {
+    // 10^6 points on 1 km² (UTM 31N near 45°N): 1 m spacing, about 1.41 m in Mercator: zoom 17.
+    const plan = planTiles(cloud(), undefined, 'src');
+    expect(plan.resolution).toBeGreaterThan(1.3);
+    expect(plan.resolution).toBeLessThan(1.5);
+    expect(plan.nativeZoom).toBe(17);
+  });
+
+  it('fails on a point cloud with no points or no extent', () => {
+    expect(() => planTiles(cloud({ pointCount: 0 }), undefined, 'src')).toThrow(EmptyFootprintError);
+    expect(() =>
+      planTiles(cloud({ bbox: [500_000, 5_000_000, 500_000, 5_000_000] }), undefined, 'src'),
+    ).toThrow(EmptyFootprintError);
+  });
+});

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { manifestIndexKey } from '../../../../lib/manifest/manifest-ref.js';
+import { runIdFor, tileIdFor } from '../../../../lib/model/ids.js';
+import { tileTaskSchema } from '../../../../lib/model/tile.js';
+import { UnrecognisedFormatError } from '../../../../lib/source/errors.js';
+import {
+  ForeignBucketError,
+  OperationMismatchError,
+  RunConflictError,
+} from '../../../../lib/split/errors.js';
+import { split } from '../../../../lib/split/split.js';
+import { createMemoryStore } from '../../../support/memory-store.js';
+import { createMemoryLedger } from './memory-ledger.js';
+
+const BUCKET = 'geohub-data';
+const file = (path: string) => new Uint8Array(readFileSync(new URL(`../../../../${path}`, import.meta.url)));
+
+function setup(objects: Record<string, Uint8Array>) {
+  const store = createMemoryStore(BUCKET);
+  for (const [key, bytes] of Object.entries(objects)) store.putBytes(key, bytes);
+  const ledger = createMemoryLedger();
+  return { store, ledger };
+}
+
+const sourceOf = (key: string) => ({ bucket: BUCKET, key, version: 'v1' });
+
+describe('split', () => {
+  it('writes the manifest in parts, records the run, and returns only a reference', async () => {
+    const { store, ledger } = setup({ 'incoming/rgb.tif': file('examples/raster/RGB.byte.tif') });
+    const source = sourceOf('incoming/rgb.tif');
+    const result = await split({ source, params: { zoom: 10 } }, { store, ledger, partLines: 7 });
+    const runId = runIdFor(source);
+
+    expect(result).toMatchObject({ runId, operation: 'raster-xyz', zoom: 10, total: result.manifest.total });
+    expect(result.total).toBeGreaterThan(7);
+    expect(result.manifest.parts).toHaveLength(Math.ceil(result.total / 7));
+    expect(result.manifest.parts[0]).toMatchObject({ key: `runs/${runId}/manifest-00000.jsonl`, tiles: 7 });
+
+    const seen = new Set<string>();
+    for (const part of result.manifest.parts) {
+      const text = await store.getText(part.key);
+      expect(Buffer.byteLength(text)).toBe(part.bytes);
+      const lines = text.trimEnd().split('\n');
+      expect(lines).toHaveLength(part.tiles);
+      for (const line of lines) {
+        const task = tileTaskSchema.parse(JSON.parse(line));
+        expect(task.z).toBe(10);
+        expect(task.id).toBe(tileIdFor(runId, 'raster-xyz', result.paramsVersion, task));
+        seen.add(`${task.x}/${task.y}`);
+      }
+    }
+    expect(seen.size).toBe(result.total);
+    expect(JSON.parse(await store.getText(manifestIndexKey(runId)))).toEqual(result.manifest);
+
+    const run = ledger.runs.get(runId)!;
+    expect(run).toMatchObject({
+      status: 'RUNNING',
+      operation: 'raster-xyz',
+      paramsVersion: result.paramsVersion,
+    });
+    expect(run.params).toEqual({ resampling: 'bilinear', zoom: 10 });
+    expect(run.counters.total).toBe(result.total);
+    expect(result.headerBytesRead).toBeLessThan(100_000);
+  });
+
+  it('chooses the operation from the source kind and the zoom from its resolution', async () => {
+    const { store, ledger } = setup({ 'in/autzen.laz': file('examples/pointcloud/autzen_trim.laz') });
+    const result = await split({ source: sourceOf('in/autzen.laz'), params: {} }, { store, ledger });
+    expect(result.operation).toBe('pointcloud-dtm');
+    expect(result.zoom).toBe(result.nativeZoom);
+    expect(result.total).toBeGreaterThan(0);
+  });
+
+  it('is idempotent: a repeated event rewrites the same manifest and finds the same run', async () => {
+    const { store, ledger } = setup({ 'in/shade.tif': file('examples/raster/shade.tif') });
+    const request = { source: sourceOf('in/shade.tif'), params: {} };
+    const first = await split(request, { store, ledger });
+    const firstPart = await store.getText(first.manifest.parts[0]!.key);
+    const second = await split(request, { store, ledger });
+    expect(second).toEqual(first);
+    expect(await store.getText(first.manifest.parts[0]!.key)).toBe(firstPart);
+    expect(first.zoom).toBe(14);
+    expect(first.total).toBe(16);
+  });
+
+  it('does not split again a run that was cancelled, nor one with other parameters', async () => {
+    const { store, ledger } = setup({ 'in/shade.tif': file('examples/raster/shade.tif') });
+    const source = sourceOf('in/shade.tif');
+    await split({ source, params: {} }, { store, ledger });
+    await expect(split({ source, params: { zoom: 12 } }, { store, ledger })).rejects.toThrow(
+      /already exists with other parameters/,
+    );
+    await ledger.updateRun(runIdFor(source), { status: 'CANCELLED' });
+    await expect(split({ source, params: {} }, { store, ledger })).rejects.toThrow(RunConflictError);
+    await expect(split({ source, params: {} }, { store, ledger })).rejects.toThrow(
+      /is CANCELLED; it is not split again/,
+    );
+  });
+
+  it('refuses an operation that does not fit the source', async () => {
+    const { store, ledger } = setup({ 'in/shade.tif': file('examples/raster/shade.tif') });
+    await expect(
+      split({ source: sourceOf('in/shade.tif'), operation: 'pointcloud-dtm', params: {} }, { store, ledger }),
+    ).rejects.toThrow(OperationMismatchError);
+  });
+
+  it('refuses a source in another bucket, and surfaces header errors untouched', async () => {
+    const { store, ledger } = setup({ 'in/a.tif': new Uint8Array(Buffer.from('text')) });
+    await expect(
+      split(
+        { source: { bucket: 'elsewhere', key: 'in/a.tif', version: 'v' }, params: {} },
+        { store, ledger },
+      ),
+    ).rejects.toThrow(ForeignBucketError);
+    await expect(split({ source: sourceOf('in/a.tif'), params: {} }, { store, ledger })).rejects.toThrow(
+      UnrecognisedFormatError,
+    );
+    expect(ledger.runs.size).toBe(0);
+  });
+});
