@@ -8,7 +8,10 @@ const keySchema = z
   .string()
   .min(1)
   .max(1024)
-  .regex(/^[^\0-\x1f\x7f]+$/, 'an S3 key has no control characters')
+  .refine(
+    (k) => ![...k].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+    'an S3 key has no control characters',
+  )
   .refine((k) => !k.startsWith('/') && !k.split('/').includes('..'), 'an S3 key is relative, without ".."');
 
 /** What the state machine passes to the split Lambda (from the on-upload handler's execution input). */
