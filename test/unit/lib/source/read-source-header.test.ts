@@ -12,7 +12,7 @@ import { readSourceHeader } from '../../../../lib/source/read-source-header.js';
 import type { RasterHeader } from '../../../../lib/source/source-header.js';
 import { countingStore } from '../../../support/counting-store.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
-import { baselineTags, tiffBytes } from './tiff-bytes.js';
+import { baselineTags, tiffBytes } from '../../../support/tiff-bytes.js';
 
 const file = (path: string) => new Uint8Array(readFileSync(new URL(`../../../../${path}`, import.meta.url)));
 

@@ -1,5 +1,5 @@
 import type { Ledger, NewRun, RunPatch } from '../../../../lib/ledger/ledger.js';
-import type { RunRecord, RunStatus } from '../../../../lib/model/run.js';
+import type { RunCounters, RunRecord, RunStatus } from '../../../../lib/model/run.js';
 
 /**
  * A Ledger test double holding runs in memory: the run calls split makes, with the adapter's
@@ -9,7 +9,9 @@ export function createMemoryLedger(): Ledger & { runs: Map<string, RunRecord> } 
   const runs = new Map<string, RunRecord>();
   const notHere = () => Promise.reject(new Error('not implemented in the memory ledger'));
   const now = () => new Date().toISOString();
-  return {
+  // Built as a variable, not returned as a literal: the Ledger interface grows while this double
+  // implements only what split needs (the rest rejects).
+  const ledger = {
     runs,
     async createRun(run: NewRun) {
       if (runs.has(run.runId)) return 'exists';
@@ -20,14 +22,22 @@ export function createMemoryLedger(): Ledger & { runs: Map<string, RunRecord> } 
         operation: run.operation,
         params: run.params,
         paramsVersion: run.paramsVersion,
-        counters: { total: run.total, done: 0, failed: 0, cancelled: 0, parked: 0, interrupted: 0 },
+        counters: {
+          total: run.total,
+          done: 0,
+          failed: 0,
+          cancelled: 0,
+          parked: 0,
+          interrupted: 0,
+          retried: 0,
+        } as RunCounters,
         executionArn: run.executionArn,
         createdAt: now(),
         updatedAt: now(),
       });
       return 'created';
     },
-    async getRun(runId) {
+    async getRun(runId: string) {
       return runs.get(runId);
     },
     async updateRun(runId: string, patch: RunPatch, onlyFrom?: readonly RunStatus[]) {
@@ -57,5 +67,7 @@ export function createMemoryLedger(): Ledger & { runs: Map<string, RunRecord> } 
     parkTiles: notHere,
     unparkTiles: notHere,
     reapExpiredLeases: notHere,
+    resetBreaker: notHere,
   };
+  return ledger;
 }
