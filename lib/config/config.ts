@@ -20,6 +20,8 @@ const schema = z.object({
   GEOHUB_REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
   GEOHUB_CONNECT_TIMEOUT_MS: positiveInt.default(3_000),
   GEOHUB_MAX_ATTEMPTS: positiveInt.default(3),
+  GEOHUB_BREAKER_MIN_SAMPLE: positiveInt.default(20),
+  GEOHUB_BREAKER_FAILURE_RATIO: z.coerce.number().gt(0).lte(1).default(0.5),
 });
 
 export interface Config {
@@ -33,6 +35,8 @@ export interface Config {
   readonly requestTimeoutMs: number;
   readonly connectTimeoutMs: number;
   readonly maxAttempts: number;
+  /** The per-run circuit breaker opens once this many attempts ended, if enough of them failed. */
+  readonly breaker: { readonly minSample: number; readonly failureRatio: number };
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -55,5 +59,6 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: e.GEOHUB_REQUEST_TIMEOUT_MS,
     connectTimeoutMs: e.GEOHUB_CONNECT_TIMEOUT_MS,
     maxAttempts: e.GEOHUB_MAX_ATTEMPTS,
+    breaker: { minSample: e.GEOHUB_BREAKER_MIN_SAMPLE, failureRatio: e.GEOHUB_BREAKER_FAILURE_RATIO },
   };
 }

@@ -93,6 +93,7 @@ export function createDynamoLedger(
               cancelled: 0,
               parked: 0,
               interrupted: 0,
+              retried: 0,
               breaker: 'CLOSED',
               executionArn: run.executionArn,
               reason: run.reason,
@@ -149,6 +150,17 @@ export function createDynamoLedger(
         if (isConditionFailure(error)) return false;
         throw error;
       }
+    },
+
+    async resetBreaker(runId) {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: runKey(runId),
+          UpdateExpression: 'SET retried = :zero, breaker = :closed, updatedAt = :now',
+          ExpressionAttributeValues: { ':zero': 0, ':closed': 'CLOSED', ':now': iso() },
+        }),
+      );
     },
 
     async listRuns(limit = 50) {
@@ -288,7 +300,8 @@ export function createDynamoLedger(
         counter = 'interrupted';
         add = ' ADD interruptions :one';
         values[':one'] = 1;
-      } else if (release.state === 'PARKED') counter = 'parked';
+      } else if (release.state === 'QUEUED' && release.error) counter = 'retried';
+      else if (release.state === 'PARKED') counter = 'parked';
       else if (release.state === 'CANCELLED') counter = 'cancelled';
       try {
         await transitionOwned(runId, tileId, owner, set, values, counter, add);
@@ -394,8 +407,8 @@ export function createDynamoLedger(
     async unparkTiles(runId) {
       const moved: TileTask[] = [];
       for await (const tile of ledger.listTiles(runId)) {
-        if (tile.state !== 'PARKED' && tile.state !== 'CANCELLED') continue;
-        const counter = tile.state === 'PARKED' ? 'parked' : 'cancelled';
+        if (tile.state !== 'PARKED' && tile.state !== 'CANCELLED' && tile.state !== 'FAILED') continue;
+        const counter = tile.state === 'PARKED' ? 'parked' : tile.state === 'CANCELLED' ? 'cancelled' : 'failed';
         try {
           await db.send(
             new TransactWriteCommand({

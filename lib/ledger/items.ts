@@ -17,6 +17,7 @@ export function toRunRecord(item: Record<string, unknown>): RunRecord {
       cancelled: n('cancelled'),
       parked: n('parked'),
       interrupted: n('interrupted'),
+      retried: n('retried'),
     },
     breaker: item.breaker as RunRecord['breaker'],
     reason: item.reason as string | undefined,

@@ -52,6 +52,8 @@ export interface Ledger {
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** Applies the patch; when `onlyFrom` is given, only if the run is in one of those states. */
   updateRun(runId: string, patch: RunPatch, onlyFrom?: readonly RunStatus[]): Promise<boolean>;
+  /** Zeroes the breaker's evidence (retried attempts) for a re-drive. */
+  resetBreaker(runId: string): Promise<void>;
   listRuns(limit?: number): Promise<RunRecord[]>;
 
   /** The recorded state of these sub-tiles (one batched read); absent ones were never claimed. */
@@ -81,7 +83,10 @@ export interface Ledger {
     state: 'PARKED' | 'CANCELLED',
     error: TileError,
   ): Promise<void>;
-  /** Returns parked or cancelled sub-tiles to QUEUED for a re-drive; returns the tiles moved. */
+  /**
+   * An operator's re-drive: parked, cancelled and failed sub-tiles go back to QUEUED with a
+   * fresh budget (the operator removed the cause); returns the tiles moved.
+   */
   unparkTiles(runId: string): Promise<TileTask[]>;
   /** Frees leases that expired before `now` (the reaper; a backstop only). Returns how many. */
   reapExpiredLeases(runId: string, now: number): Promise<number>;

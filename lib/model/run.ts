@@ -23,6 +23,8 @@ export interface RunCounters {
   readonly cancelled: number;
   readonly parked: number;
   readonly interrupted: number;
+  /** Attempts that failed and went back for a retry: the breaker's evidence with `failed`. */
+  readonly retried: number;
 }
 
 export interface RunRecord {

@@ -1,0 +1,57 @@
+import { RunNotFoundError } from '../ledger/errors.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { RunCounters, RunStatus } from '../model/run.js';
+import type { WorkQueue } from '../queue/work-queue.js';
+import { type BreakerReading, type BreakerSettings, readBreaker } from './breaker.js';
+
+/** What the state machine does next. */
+export type ProgressDecision = 'WAIT' | 'FINALIZE' | 'BREAKER_OPEN' | 'CANCELLED' | 'STALLED';
+
+export interface Progress {
+  readonly runId: string;
+  readonly status: RunStatus;
+  readonly counters: RunCounters;
+  /** Sub-tiles with a final state: done, failed, parked or cancelled. */
+  readonly accounted: number;
+  readonly breaker: BreakerReading;
+  readonly decision: ProgressDecision;
+  readonly deadLettered: number;
+}
+
+export interface CheckProgressDeps {
+  readonly ledger: Ledger;
+  readonly queue: WorkQueue;
+  readonly deadLetters: WorkQueue;
+  readonly breaker: BreakerSettings;
+}
+
+/**
+ * One turn of the coordinator's loop: reads the run's counters (one item, kept exact by the
+ * marker transactions) and decides. Opening the breaker is recorded here, so workers stop
+ * taking the run's work from their next status poll.
+ */
+export async function checkProgress(deps: CheckProgressDeps, runId: string): Promise<Progress> {
+  const run = await deps.ledger.getRun(runId);
+  if (!run) throw new RunNotFoundError(runId);
+  const c = run.counters;
+  const accounted = c.done + c.failed + c.parked + c.cancelled;
+  const breaker = readBreaker(c, deps.breaker);
+  const base = { runId, counters: c, accounted, breaker, deadLettered: 0 };
+
+  if (run.status === 'CANCELLED') return { ...base, status: run.status, decision: 'CANCELLED' };
+  if (run.status === 'DRAINING' || run.breaker === 'OPEN') return { ...base, status: run.status, decision: 'BREAKER_OPEN' };
+  if (accounted >= c.total) return { ...base, status: run.status, decision: 'FINALIZE' };
+  if (breaker.open) {
+    const reason =
+      `circuit breaker open: ${breaker.failures} of ${breaker.sample} attempts failed ` +
+      `(${Math.round(breaker.ratio * 100)} % ≥ ${Math.round(deps.breaker.failureRatio * 100)} %)`;
+    await deps.ledger.updateRun(runId, { status: 'DRAINING', breaker: 'OPEN', reason }, ['RUNNING']);
+    return { ...base, status: 'DRAINING', decision: 'BREAKER_OPEN' };
+  }
+  // Nothing left to deliver but the run is short: the rest is in the dead-letter queue.
+  const [work, dead] = await Promise.all([deps.queue.depth(), deps.deadLetters.depth()]);
+  if (work.visible + work.inFlight === 0 && dead.visible > 0) {
+    return { ...base, status: run.status, decision: 'STALLED', deadLettered: dead.visible };
+  }
+  return { ...base, status: run.status, decision: 'WAIT' };
+}
