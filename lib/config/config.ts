@@ -17,6 +17,10 @@ const schema = z.object({
   GEOHUB_TABLE: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'not a valid DynamoDB table name'),
   GEOHUB_QUEUE_URL: url,
   GEOHUB_DLQ_URL: url,
+  GEOHUB_STATE_MACHINE_ARN: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:states:/, 'not a state machine ARN')
+    .optional(),
   GEOHUB_REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
   GEOHUB_CONNECT_TIMEOUT_MS: positiveInt.default(3_000),
   GEOHUB_MAX_ATTEMPTS: positiveInt.default(3),
@@ -31,6 +35,8 @@ export interface Config {
   readonly table: string;
   readonly queueUrl: string;
   readonly deadLetterQueueUrl: string;
+  /** Needed by what starts executions (on-upload, redrive); absent in workers. */
+  readonly stateMachineArn?: string;
   /** Upper bound on any single AWS request, so no cleanup path can hang on the network. */
   readonly requestTimeoutMs: number;
   readonly connectTimeoutMs: number;
@@ -56,6 +62,7 @@ export function loadConfig(env: Env = process.env): Config {
     table: e.GEOHUB_TABLE,
     queueUrl: e.GEOHUB_QUEUE_URL,
     deadLetterQueueUrl: e.GEOHUB_DLQ_URL,
+    stateMachineArn: e.GEOHUB_STATE_MACHINE_ARN,
     requestTimeoutMs: e.GEOHUB_REQUEST_TIMEOUT_MS,
     connectTimeoutMs: e.GEOHUB_CONNECT_TIMEOUT_MS,
     maxAttempts: e.GEOHUB_MAX_ATTEMPTS,

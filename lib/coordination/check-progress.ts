@@ -39,7 +39,8 @@ export async function checkProgress(deps: CheckProgressDeps, runId: string): Pro
   const base = { runId, counters: c, accounted, breaker, deadLettered: 0 };
 
   if (run.status === 'CANCELLED') return { ...base, status: run.status, decision: 'CANCELLED' };
-  if (run.status === 'DRAINING' || run.breaker === 'OPEN') return { ...base, status: run.status, decision: 'BREAKER_OPEN' };
+  if (run.status === 'DRAINING' || run.breaker === 'OPEN')
+    return { ...base, status: run.status, decision: 'BREAKER_OPEN' };
   if (accounted >= c.total) return { ...base, status: run.status, decision: 'FINALIZE' };
   if (breaker.open) {
     const reason =

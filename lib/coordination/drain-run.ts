@@ -1,6 +1,7 @@
 import type { Ledger } from '../ledger/ledger.js';
 import { parseTileMessage } from '../model/message.js';
 import type { WorkQueue } from '../queue/work-queue.js';
+import { failRun } from './fail-run.js';
 
 export interface DrainResult {
   readonly runId: string;
@@ -51,7 +52,9 @@ export async function drainRun(deps: DrainDeps, runId: string, budgetMs = 20_000
   // Drained when nothing of the run can still change state: the queue holds none of it (we
   // just emptied it of the run's messages) and no sub-tile is left unaccounted but in flight.
   const inFlight = await countClaimed(deps.ledger, runId);
-  return { runId, parked, remaining, drained: inFlight === 0 && (remaining === 0 || queue.visible + queue.inFlight === 0) };
+  const drained = inFlight === 0 && (remaining === 0 || queue.visible + queue.inFlight === 0);
+  if (drained) await failRun(deps.ledger, runId, run?.reason ?? 'circuit breaker open');
+  return { runId, parked, remaining, drained };
 }
 
 async function countClaimed(ledger: Ledger, runId: string): Promise<number> {

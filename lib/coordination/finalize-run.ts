@@ -11,7 +11,12 @@ export interface FinalizeResult {
   readonly status: 'SUCCEEDED' | 'FAILED';
   readonly counters: RunCounters;
   /** Keys of what was written, under the run's tile prefix. */
-  readonly outputs: { readonly prefix: string; readonly mosaic?: string; readonly stac?: string; readonly summary: string };
+  readonly outputs: {
+    readonly prefix: string;
+    readonly mosaic?: string;
+    readonly stac?: string;
+    readonly summary: string;
+  };
   readonly reason?: string;
 }
 
@@ -31,10 +36,13 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   const datetime = (deps.now?.() ?? new Date()).toISOString();
   const prefix = `tiles/${runId}`;
   const done: (StacTile & { key: string })[] = [];
-  const problems: { tileId: string; z: number; x: number; y: number; state: string; error?: TileError }[] = [];
+  const problems: { tileId: string; z: number; x: number; y: number; state: string; error?: TileError }[] =
+    [];
   for await (const t of deps.ledger.listTiles(runId)) {
-    if (t.state === 'DONE' && t.output) done.push({ z: t.z, x: t.x, y: t.y, bytes: t.output.bytes, key: t.output.key });
-    else if (t.state !== 'DONE') problems.push({ tileId: t.tileId, z: t.z, x: t.x, y: t.y, state: t.state, error: t.error });
+    if (t.state === 'DONE' && t.output)
+      done.push({ z: t.z, x: t.x, y: t.y, bytes: t.output.bytes, key: t.output.key });
+    else if (t.state !== 'DONE')
+      problems.push({ tileId: t.tileId, z: t.z, x: t.x, y: t.y, state: t.state, error: t.error });
   }
   done.sort((a, b) => a.z - b.z || a.y - b.y || a.x - b.x);
 
@@ -45,9 +53,13 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     const { header } = await readSourceHeader(deps.store, done[0]!.key);
     if (header.kind !== 'raster') throw new Error(`tile ${done[0]!.key} is not a raster`);
     mosaic = `${prefix}/mosaic.vrt`;
-    await deps.store.putText(mosaic, mosaicVrt(done, { count: header.bands, dataType: header.dataType, nodata: header.nodata }), {
-      contentType: 'application/xml',
-    });
+    await deps.store.putText(
+      mosaic,
+      mosaicVrt(done, { count: header.bands, dataType: header.dataType, nodata: header.nodata }),
+      {
+        contentType: 'application/xml',
+      },
+    );
     stac = `${prefix}/collection.json`;
     const description = `geohub run ${runId}: ${run.operation} of s3://${run.source.bucket}/${run.source.key}`;
     await deps.store.putText(
@@ -55,9 +67,13 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
       JSON.stringify({ type: 'FeatureCollection', features: done.map((t) => stacItem(runId, t, datetime)) }),
       { contentType: 'application/geo+json' },
     );
-    await deps.store.putText(stac, JSON.stringify(stacCollection(runId, description, done, datetime), null, 2), {
-      contentType: 'application/json',
-    });
+    await deps.store.putText(
+      stac,
+      JSON.stringify(stacCollection(runId, description, done, datetime), null, 2),
+      {
+        contentType: 'application/json',
+      },
+    );
   }
 
   const c = run.counters;
@@ -69,7 +85,18 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   const summary = `${prefix}/summary.json`;
   await deps.store.putText(
     summary,
-    JSON.stringify({ runId, status: complete ? 'SUCCEEDED' : 'FAILED', reason, counters: c, problems, finishedAt: datetime }, null, 2),
+    JSON.stringify(
+      {
+        runId,
+        status: complete ? 'SUCCEEDED' : 'FAILED',
+        reason,
+        counters: c,
+        problems,
+        finishedAt: datetime,
+      },
+      null,
+      2,
+    ),
     { contentType: 'application/json' },
   );
   const status = complete ? 'SUCCEEDED' : 'FAILED';

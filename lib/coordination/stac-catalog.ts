@@ -26,7 +26,18 @@ export function stacItem(runId: string, tile: StacTile, datetime: string) {
     id: `${runId}-${tile.z}-${tile.x}-${tile.y}`,
     collection: runId,
     bbox: [w, s, e, n],
-    geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [w, s],
+          [e, s],
+          [e, n],
+          [w, n],
+          [w, s],
+        ],
+      ],
+    },
     properties: { datetime, 'proj:epsg': 3857, 'tile:z': tile.z, 'tile:x': tile.x, 'tile:y': tile.y },
     links: [{ rel: 'collection', href: './collection.json', type: 'application/json' }],
     assets: {
@@ -41,7 +52,12 @@ export function stacItem(runId: string, tile: StacTile, datetime: string) {
 }
 
 /** The run's STAC collection, with its extent and a link to the item collection. */
-export function stacCollection(runId: string, description: string, tiles: readonly StacTile[], datetime: string) {
+export function stacCollection(
+  runId: string,
+  description: string,
+  tiles: readonly StacTile[],
+  datetime: string,
+) {
   const boxes = tiles.map((t) => wgs84Bbox(t.z, t.x, t.y));
   const extent = [
     Math.min(...boxes.map((b) => b[0])),

@@ -1,0 +1,20 @@
+import middy from '@middy/core';
+import type { Ledger } from '../lib/ledger/ledger.js';
+import { type FunctionDeps, functionDeps } from './deps.js';
+
+/**
+ * Scheduled backstop: frees leases that expired (a worker that vanished without its
+ * finally blocks). Deliberate cancels release their claims at once; this only catches the rest.
+ */
+export async function reapActiveRuns(ledger: Ledger, now = Date.now()): Promise<{ reaped: number }> {
+  let reaped = 0;
+  for (const run of await ledger.listRuns(100)) {
+    if (run.status === 'RUNNING' || run.status === 'DRAINING')
+      reaped += await ledger.reapExpiredLeases(run.runId, now);
+  }
+  return { reaped };
+}
+
+export const reaperTask = (deps: Pick<FunctionDeps, 'ledger'>) => async () => reapActiveRuns(deps.ledger);
+
+export const handler = middy().handler(() => reaperTask(functionDeps())());

@@ -1,0 +1,22 @@
+import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import type { ExecutionStarter } from '../coordination/execution-starter.js';
+
+/** Executions on AWS Step Functions. */
+export function createSfnStarter(sfn: SFNClient, stateMachineArn: string): ExecutionStarter {
+  const arnFor = (name: string) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+  return {
+    arnFor,
+    async start(name, input) {
+      try {
+        const r = await sfn.send(
+          new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }),
+        );
+        return { executionArn: r.executionArn ?? arnFor(name), started: true };
+      } catch (error) {
+        // The name is taken: this object version already has its execution.
+        if (error instanceof ExecutionAlreadyExists) return { executionArn: arnFor(name), started: false };
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { ExecutionStarter } from '../coordination/execution-starter.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { runIdFor } from '../model/ids.js';
+import { InvalidJobParamsError } from '../split/errors.js';
+import { type JobParams, parseJobParams, sidecarKeyFor } from '../split/job-params.js';
+import type { ObjectStore } from '../store/object-store.js';
+import type { UploadRecord } from './s3-event.js';
+
+export const INCOMING_PREFIX = 'incoming/';
+
+export interface StartRunDeps {
+  readonly store: ObjectStore;
+  readonly ledger: Ledger;
+  readonly starter: ExecutionStarter;
+}
+
+export type StartRunOutcome =
+  | { readonly outcome: 'started' | 'duplicate'; readonly runId: string; readonly executionArn: string }
+  | { readonly outcome: 'rejected'; readonly runId: string; readonly reason: string }
+  | { readonly outcome: 'ignored'; readonly reason: string };
+
+/**
+ * An object landed under incoming/: start one execution for this object version, named by
+ * its run id, so a duplicate S3 event finds the execution it already started. The optional
+ * `<key>.job.json` sidecar (uploaded first) gives the operation and parameters; an invalid
+ * one is recorded on a FAILED run with its message, and nothing starts.
+ */
+export async function startRunForUpload(deps: StartRunDeps, upload: UploadRecord): Promise<StartRunOutcome> {
+  if (!upload.key.startsWith(INCOMING_PREFIX))
+    return { outcome: 'ignored', reason: `not under ${INCOMING_PREFIX}` };
+  if (upload.key.endsWith('.job.json')) return { outcome: 'ignored', reason: 'a job sidecar, not a source' };
+  if (upload.bucket !== deps.store.bucket) return { outcome: 'ignored', reason: `not the data bucket` };
+  const source = { bucket: upload.bucket, key: upload.key, version: upload.version };
+  const runId = runIdFor(source);
+
+  let job: JobParams = {};
+  const sidecar = sidecarKeyFor(upload.key);
+  try {
+    if (await deps.store.head(sidecar)) job = parseJobParams(await deps.store.getText(sidecar), sidecar);
+  } catch (error) {
+    if (!(error instanceof InvalidJobParamsError)) throw error;
+    await deps.ledger.createRun({
+      runId,
+      status: 'FAILED',
+      source,
+      operation: 'raster-xyz',
+      params: {},
+      paramsVersion: '',
+      total: 0,
+      reason: error.message,
+    });
+    return { outcome: 'rejected', runId, reason: error.message };
+  }
+
+  const { operation, ...params } = job;
+  const { executionArn, started } = await deps.starter.start(runId, {
+    runId,
+    source,
+    executionArn: deps.starter.arnFor(runId),
+    ...(operation ? { operation } : {}),
+    params,
+  });
+  return { outcome: started ? 'started' : 'duplicate', runId, executionArn };
+}
