@@ -1,8 +1,8 @@
 /** Some messages could not be sent even after the queue adapter's retries. */
-export class EnqueueFailedError extends Error {
+export class EnqueueSendError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'EnqueueFailedError';
+    this.name = 'EnqueueSendError';
   }
 }
 

@@ -1,12 +1,12 @@
 import type { WorkQueue } from '../queue/work-queue.js';
-import { EnqueueFailedError } from './errors.js';
+import { EnqueueSendError } from './errors.js';
 
 /** Entries per SendMessageBatch: SQS's limit. */
 export const SQS_BATCH = 10;
 
 /**
  * Sends bodies in SQS batches of ten, `concurrency` batches at a time. The adapter retries
- * entries that fail; whatever still failed afterwards is an EnqueueFailedError, so the state
+ * entries that fail; whatever still failed afterwards is an EnqueueSendError, so the state
  * machine retries the chunk (duplicates are harmless: workers skip sub-tiles already done).
  */
 export async function sendBodies(
@@ -30,7 +30,7 @@ export async function sendBodies(
   );
   if (failed.length > 0) {
     const reasons = [...new Set(failed.map((f) => f.reason))].slice(0, 3).join('; ');
-    throw new EnqueueFailedError(
+    throw new EnqueueSendError(
       `${failed.length} of ${bodies.length} messages were not sent after retries (${reasons}); the chunk will be sent again`,
     );
   }

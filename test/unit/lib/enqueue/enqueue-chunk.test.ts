@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueChunk } from '../../../../lib/enqueue/enqueue-chunk.js';
 import type { EnqueueCursor } from '../../../../lib/enqueue/enqueue-request.js';
-import { EnqueueFailedError } from '../../../../lib/enqueue/errors.js';
+import { EnqueueSendError } from '../../../../lib/enqueue/errors.js';
 import { ManifestCorruptError } from '../../../../lib/manifest/errors.js';
 import type { ManifestRef } from '../../../../lib/manifest/manifest-ref.js';
 import { writeManifest } from '../../../../lib/manifest/write-manifest.js';
@@ -102,7 +102,7 @@ describe('enqueueChunk', () => {
     const error = await enqueueChunk(manifest, undefined, { store: memory, queue, tilesPerMessage: 4 }).catch(
       (e) => e,
     );
-    expect(error).toBeInstanceOf(EnqueueFailedError);
+    expect(error).toBeInstanceOf(EnqueueSendError);
     expect((error as Error).message).toBe(
       '1 of 16 messages were not sent after retries (InternalError: boom); the chunk will be sent again',
     );
