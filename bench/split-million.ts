@@ -1,0 +1,173 @@
+/**
+ * Benchmark (not a test): split + enqueue of 1,000,000 sub-tiles on a local stack it starts and
+ * stops itself. Records wall time, the longest single enqueue call (the Lambda-limit figure) and
+ * peak memory, prints them and saves JSON to .bench/.
+ *
+ *   npx tsx bench/split-million.ts
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { execa } from 'execa';
+import { createAwsClients } from '../lib/aws/clients.js';
+import { enqueueChunk } from '../lib/enqueue/enqueue-chunk.js';
+import type { EnqueueCursor } from '../lib/enqueue/enqueue-request.js';
+import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
+import { createSqsQueue } from '../lib/queue/sqs-queue.js';
+import { split } from '../lib/split/split.js';
+import { createS3Store } from '../lib/store/s3-store.js';
+import { tileBounds } from '../lib/tiling/tile-bounds.js';
+import { startLocalStack } from '../local/stack/stack.js';
+
+const ZOOM = 18;
+const SIDE = 1000; // tiles a side: 1,000 × 1,000 = 1,000,000 sub-tiles
+const ORIGIN = { x: 130_000, y: 90_000 }; // a z18 tile in the northern mid-latitudes
+
+const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+/** Samples heap and RSS every 20 ms; `maxRSS` from the kernel catches what sampling misses. */
+function memoryProbe() {
+  let peakRss = 0;
+  let peakHeap = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+  };
+  sample();
+  const timer = setInterval(sample, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return {
+        peakRssMiB: mib(peakRss),
+        peakHeapUsedMiB: mib(peakHeap),
+        processMaxRssMiB: mib(process.resourceUsage().maxRSS * 1024),
+      };
+    },
+  };
+}
+
+async function main() {
+  // The SDK warns on Node 20 that it will need Node 22 from 2027: noise in the figures' output.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const scratch = mkdtempSync(join(tmpdir(), 'geohub-bench-'));
+  const stack = await startLocalStack();
+  try {
+    const clients = createAwsClients(stack.config);
+    const store = createS3Store(clients.s3, stack.config.bucket);
+    const ledger = createDynamoLedger(clients.documents, stack.config.table);
+    const queue = createSqsQueue(clients.sqs, stack.config.queueUrl, stack.config.deadLetterQueueUrl);
+
+    // A synthetic source: a tiny GeoTIFF whose footprint is exactly 1000 × 1000 tiles at z18.
+    const nw = tileBounds(ZOOM, ORIGIN.x, ORIGIN.y);
+    const se = tileBounds(ZOOM, ORIGIN.x + SIDE - 1, ORIGIN.y + SIDE - 1);
+    const source = join(scratch, 'synthetic.tif');
+    await execa('gdal_create', [
+      '-q',
+      '-of',
+      'GTiff',
+      '-outsize',
+      '100',
+      '100',
+      '-bands',
+      '1',
+      '-ot',
+      'Byte',
+      '-a_srs',
+      'EPSG:3857',
+      '-a_ullr',
+      String(nw.minX),
+      String(nw.maxY),
+      String(se.maxX),
+      String(se.minY),
+      source,
+    ]);
+    const key = 'incoming/bench/synthetic.tif';
+    const put = await store.putFile(key, source);
+
+    // What the process holds before any work (runtime, SDK clients): the peaks below include it.
+    const before = process.memoryUsage();
+    const baseline = { rssMiB: mib(before.rss), heapUsedMiB: mib(before.heapUsed) };
+    const splitMemory = memoryProbe();
+    const splitStart = performance.now();
+    const result = await split(
+      {
+        source: { bucket: stack.config.bucket, key, version: put.versionId ?? put.etag },
+        params: { zoom: ZOOM },
+      },
+      { store, ledger },
+    );
+    const splitMs = performance.now() - splitStart;
+    const splitMem = splitMemory.stop();
+    console.error(
+      `split: ${result.total} sub-tiles in ${Math.round(splitMs)} ms, ${result.manifest.parts.length} parts`,
+    );
+
+    const enqueueMemory = memoryProbe();
+    const enqueueStart = performance.now();
+    let cursor: EnqueueCursor | null = null;
+    let calls = 0;
+    let messages = 0;
+    let longestCallMs = 0;
+    for (let done = false; !done; calls += 1) {
+      const callStart = performance.now();
+      const r = await enqueueChunk(result.manifest, cursor, { store, queue });
+      longestCallMs = Math.max(longestCallMs, performance.now() - callStart);
+      ({ cursor, done } = r);
+      messages += r.messages;
+      if (calls % 5 === 0) console.error(`enqueue: ${r.sent} / ${r.total}`);
+    }
+    const enqueueMs = performance.now() - enqueueStart;
+    const enqueueMem = enqueueMemory.stop();
+
+    const depth = await clients.sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: stack.config.queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages'],
+      }),
+    );
+    const queued = Number(depth.Attributes?.ApproximateNumberOfMessages ?? -1);
+    clients.destroy();
+
+    const figures = {
+      bench: 'split-million',
+      at: new Date().toISOString(),
+      node: process.version,
+      subTiles: result.total,
+      zoom: result.zoom,
+      manifestParts: result.manifest.parts.length,
+      manifestBytes: result.manifest.parts.reduce((n, p) => n + p.bytes, 0),
+      headerBytesRead: result.headerBytesRead,
+      baseline,
+      split: { ms: Math.round(splitMs), ...splitMem },
+      enqueue: {
+        ms: Math.round(enqueueMs),
+        calls,
+        messages,
+        longestCallMs: Math.round(longestCallMs),
+        queuedMessages: queued,
+        ...enqueueMem,
+      },
+    };
+    if (result.total !== SIDE * SIDE || queued !== messages) {
+      throw new Error(
+        `expected ${SIDE * SIDE} sub-tiles and ${messages} queued messages: ${JSON.stringify(figures)}`,
+      );
+    }
+    const out = join(process.cwd(), '.bench');
+    mkdirSync(out, { recursive: true });
+    const json = `${JSON.stringify(figures, null, 2)}\n`;
+    writeFileSync(join(out, 'split-million.json'), json);
+    writeFileSync(join(out, `split-million-${figures.at.replace(/[:.]/g, '-')}.json`), json);
+    process.stdout.write(json);
+  } finally {
+    await stack.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();
