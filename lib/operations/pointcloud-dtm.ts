@@ -1,0 +1,203 @@
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createLogger, type Logger } from '../log/logger.js';
+import { checkTileGrid } from '../pointcloud/check-tile-grid.js';
+import { NODATA, TILE_PIXELS } from '../pointcloud/dtm-grid.js';
+import { dtmParams } from '../pointcloud/dtm-params.js';
+import { emptyTileArgs } from '../pointcloud/empty-tile-args.js';
+import type { ExtractTileRequest } from '../pointcloud/extract-tile-points.js';
+import { extractorCommand } from '../pointcloud/extractor-command.js';
+import { findExecutable } from '../pointcloud/find-executable.js';
+import { gdalGridArgs } from '../pointcloud/gdal-grid-args.js';
+import { pdalDtmPipeline } from '../pointcloud/pdal-dtm-pipeline.js';
+import { readRasterGrid } from '../pointcloud/read-raster-grid.js';
+import { bufferedTile } from '../pointcloud/tile-region.js';
+import type { Bounds } from '../tiling/tile-bounds.js';
+import { ExtractorOutputError, InvalidOperationParamsError, TileGridMismatchError } from './errors.js';
+import type { Operation, OperationContext, ToolRunner } from './operation.js';
+
+/** `pdal`: one PDAL pipeline per tile (the container image). `local`: laz-perf + gdal_grid. */
+export type PointcloudEngine = 'pdal' | 'local';
+
+/** Overrides the engine choice (`pdal`, `local` or `auto`), e.g. to run the local engine where PDAL exists. */
+export const ENGINE_ENV = 'GEOHUB_POINTCLOUD_ENGINE';
+
+export interface PointcloudDtmOptions {
+  /** `auto` (the default): PDAL when `pdal` is on PATH, otherwise the local engine. */
+  readonly engine?: PointcloudEngine | 'auto';
+  readonly logger?: Logger;
+}
+
+/** What the operation reads of the extractor's summary: checked, since it crosses a process boundary. */
+const summarySchema = z.looseObject({
+  format: z.enum(['las', 'laz', 'copc']),
+  crs: z.string(),
+  sourceBox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
+  pointsRead: z.number(),
+  pointsInBox: z.number(),
+  classes: z.record(z.string(), z.number()),
+  selection: z.enum(['ground', 'unclassified', 'none']),
+  complete: z.boolean(),
+  points: z.looseObject({ vrt: z.string(), layer: z.string(), count: z.number() }).optional(),
+});
+
+type ExtractorSummary = z.infer<typeof summarySchema>;
+
+function parseSummary(stdout: string): ExtractorSummary {
+  try {
+    return summarySchema.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
+  } catch (error) {
+    throw new ExtractorOutputError(`the point extractor printed no valid summary: ${stdout.slice(0, 300)}`, {
+      cause: error,
+    });
+  }
+}
+
+let pdalOnPath: Promise<boolean> | undefined;
+
+async function chooseEngine(wanted: string | undefined): Promise<PointcloudEngine> {
+  const choice = wanted ?? 'auto';
+  if (choice === 'pdal' || choice === 'local') return choice;
+  if (choice !== 'auto') {
+    throw new InvalidOperationParamsError(`${ENGINE_ENV}=${choice}: the engine is pdal, local or auto`);
+  }
+  // PATH does not change under a running worker: look once.
+  pdalOnPath ??= findExecutable('pdal').then((path) => path !== undefined);
+  return (await pdalOnPath) ? 'pdal' : 'local';
+}
+
+/**
+ * Warps a south-up raster north-up onto the tile's grid. gdal_grid's orientation has varied
+ * across GDAL versions and code paths (3.6 writes south-up when a layer has no points).
+ */
+async function warpNorthUp(
+  output: string,
+  bounds: Bounds,
+  scratch: string,
+  tools: ToolRunner,
+): Promise<void> {
+  const southUp = join(scratch, 'south-up.tif');
+  await rename(output, southUp);
+  const { minX, minY, maxX, maxY } = bounds;
+  await tools.run('gdalwarp', [
+    '-q',
+    '-of',
+    'GTiff',
+    '-t_srs',
+    'EPSG:3857',
+    '-te',
+    String(minX),
+    String(minY),
+    String(maxX),
+    String(maxY),
+    '-ts',
+    String(TILE_PIXELS),
+    String(TILE_PIXELS),
+    '-r',
+    'near', // the same grid, flipped: no resampling of values
+    '-srcnodata',
+    String(NODATA),
+    '-dstnodata',
+    String(NODATA),
+    '-co',
+    'COMPRESS=DEFLATE',
+    southUp,
+    output,
+  ]);
+}
+
+/**
+ * The point-cloud default operation (DESIGN.md): the ground of an XYZ tile's neighbourhood,
+ * interpolated to a 256×256 Float32 DTM in EPSG:3857 over exactly the tile, nodata -9999,
+ * DEFLATE. Z stays in the source's vertical unit (feet for US State Plane surveys), as PDAL's
+ * reprojection to a horizontal CRS leaves it.
+ *
+ * Every step is a child process run through `tools` (budget, cancellation, process-group
+ * cleanup), including the decoding of points in Node (extract-tile-points-main.ts):
+ * 1. the extractor reads the tile's neighbourhood (COPC: only the octree nodes there; plain
+ *    LAS/LAZ: streamed past, filtered by bounds) and decides the ground selection;
+ * 2. nothing to interpolate → an all-nodata tile (gdal_create);
+ * 3. PDAL engine: one pipeline (pdal-dtm-pipeline.ts); local engine: the points, averaged per
+ *    pixel, through gdal_grid (invdistnn) from an OGR VRT that reprojects them;
+ * 4. the written grid is checked against the tile (and flipped north-up if a tool wrote it
+ *    south-up) before the caller promotes it.
+ */
+export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operation {
+  let logger = options.logger;
+  const log = () => {
+    logger ??= createLogger({ component: 'pointcloud-dtm' });
+    return logger;
+  };
+  // One warning per source and process: a million tiles need not repeat it.
+  const warnedUnclassified = new Set<string>();
+
+  return {
+    name: 'pointcloud-dtm',
+    async execute(ctx: OperationContext, tools: ToolRunner) {
+      const { z: zoom, x, y } = ctx.tile;
+      const { bounds, cell } = bufferedTile({ z: zoom, x, y }, 0);
+      const { radius, power } = dtmParams(ctx.params, cell);
+      const { buffered } = bufferedTile({ z: zoom, x, y }, radius);
+      const engine = await chooseEngine(options.engine ?? process.env[ENGINE_ENV]);
+
+      const request: ExtractTileRequest = {
+        mode: engine === 'pdal' ? 'probe' : 'points',
+        source: ctx.source,
+        tile: { z: zoom, x, y },
+        radius,
+        outDir: ctx.scratch,
+      };
+      const extractor = extractorCommand(request);
+      const summary = parseSummary((await tools.run(extractor.file, extractor.args)).stdout);
+      log().debug({ tile: ctx.tile.id, engine, radius, ...summary, srs: undefined }, 'pointcloud-dtm points');
+
+      if (summary.selection === 'none') {
+        await tools.run('gdal_create', emptyTileArgs(bounds, ctx.output));
+      } else {
+        if (summary.selection === 'unclassified' && !warnedUnclassified.has(ctx.source)) {
+          warnedUnclassified.add(ctx.source);
+          log().warn(
+            { source: ctx.source, tile: ctx.tile.id, engine, classes: summary.classes },
+            engine === 'pdal'
+              ? 'the point cloud has no ground class here: PDAL classifies ground with SMRF first'
+              : 'the point cloud has no ground class here and PDAL is not installed: the DTM is made from all ' +
+                  'points, a surface model where there are trees or buildings',
+          );
+        }
+        if (engine === 'pdal') {
+          const pipeline = join(ctx.scratch, 'pipeline.json');
+          const spec = pdalDtmPipeline({
+            source: ctx.source,
+            format: summary.format,
+            bounds,
+            buffered,
+            sourceBox: summary.sourceBox,
+            radius,
+            power,
+            selection: summary.selection,
+            output: ctx.output,
+          });
+          await writeFile(pipeline, `${JSON.stringify(spec, null, 2)}\n`);
+          await tools.run('pdal', ['pipeline', pipeline]);
+        } else {
+          const points = summary.points;
+          if (!points) throw new ExtractorOutputError('the point extractor selected points but wrote none');
+          await tools.run(
+            'gdal_grid',
+            gdalGridArgs({ vrt: points.vrt, layer: points.layer, bounds, radius, power, output: ctx.output }),
+          );
+        }
+      }
+
+      if (checkTileGrid(await readRasterGrid(ctx.output), bounds) === 'south-up') {
+        await warpNorthUp(ctx.output, bounds, ctx.scratch, tools);
+        if (checkTileGrid(await readRasterGrid(ctx.output), bounds) !== 'north-up') {
+          throw new TileGridMismatchError('gdalwarp did not turn the tile north-up');
+        }
+      }
+    },
+  };
+}
+
+export const pointcloudDtm: Operation = createPointcloudDtm();

@@ -1,0 +1,88 @@
+import type { Bbox } from '../tiling/bbox.js';
+import type { Bounds } from '../tiling/tile-bounds.js';
+import { NODATA, TILE_PIXELS } from './dtm-grid.js';
+
+export interface PdalDtmPipelineOptions {
+  /** Local path of the LAS/LAZ/COPC file. */
+  readonly source: string;
+  readonly format: 'las' | 'laz' | 'copc';
+  /** The tile (EPSG:3857): the raster covers exactly this, TILE_PIXELS across. */
+  readonly bounds: Bounds;
+  /** The tile grown by the search radius (EPSG:3857): points outside cannot reach a pixel. */
+  readonly buffered: Bounds;
+  /** A box holding `buffered` in the source CRS: lets readers.copc skip the other octree nodes. */
+  readonly sourceBox: Bbox | undefined;
+  readonly radius: number;
+  readonly power: number;
+  /** `ground`: keep class 2. `unclassified`: find ground with SMRF first, then keep class 2. */
+  readonly selection: 'ground' | 'unclassified';
+  /** The raster to write (a .part path: the driver is named, never guessed from the name). */
+  readonly output: string;
+}
+
+export type PdalStage = Readonly<Record<string, string | number | boolean>>;
+
+const range = (min: number, max: number) => `[${min}, ${max}]`;
+const pdalBounds = (minX: number, maxX: number, minY: number, maxY: number) =>
+  `(${range(minX, maxX)}, ${range(minY, maxY)})`;
+
+/**
+ * The PDAL pipeline of one DTM tile (the production engine, where `pdal` is installed):
+ * read (COPC: only the nodes near the tile) → crop to the buffered tile → [SMRF] → ground only
+ * → reproject to EPSG:3857 → writers.gdal, IDW, Float32, nodata -9999, DEFLATE.
+ *
+ * The grid is given as origin + width/height, not `bounds`: writers.gdal sizes a `bounds` grid as
+ * floor(extent / resolution) + 1 cells, i.e. 257×257 for a tile (and `bounds` is deprecated).
+ * With origin_x/origin_y (the lower-left corner) and 256×256 cells of tile-width/256, the raster's
+ * geotransform is exactly the tile's bounds, north-up. A fixed grid is written even when no point
+ * survives the filters: an all-nodata tile, not an error.
+ */
+export function pdalDtmPipeline(options: PdalDtmPipelineOptions): { pipeline: PdalStage[] } {
+  const { bounds, buffered, sourceBox } = options;
+  const cell = (bounds.maxX - bounds.minX) / TILE_PIXELS;
+  const reader: PdalStage =
+    options.format === 'copc'
+      ? {
+          type: 'readers.copc',
+          filename: options.source,
+          // In the file's own CRS: every PDAL version takes that; the exact cut is the crop below.
+          ...(sourceBox
+            ? { bounds: pdalBounds(sourceBox[0], sourceBox[2], sourceBox[1], sourceBox[3]) }
+            : {}),
+        }
+      : { type: 'readers.las', filename: options.source };
+  const pipeline: PdalStage[] = [
+    reader,
+    {
+      type: 'filters.crop',
+      bounds: pdalBounds(buffered.minX, buffered.maxX, buffered.minY, buffered.maxY),
+      a_srs: 'EPSG:3857', // PDAL reprojects the box into the points' CRS: the cut is exact
+    },
+  ];
+  // SMRF's defaults (cell 1, window 18, threshold 0.5) are in the data's units: it runs before
+  // reprojection, on the source's own metres or feet, as it is usually tuned.
+  if (options.selection === 'unclassified') pipeline.push({ type: 'filters.smrf' });
+  pipeline.push(
+    { type: 'filters.range', limits: 'Classification[2:2]' },
+    { type: 'filters.reprojection', out_srs: 'EPSG:3857' },
+    {
+      type: 'writers.gdal',
+      filename: options.output,
+      gdaldriver: 'GTiff',
+      gdalopts: 'COMPRESS=DEFLATE',
+      data_type: 'float32',
+      nodata: NODATA,
+      output_type: 'idw',
+      resolution: cell,
+      radius: options.radius,
+      power: options.power,
+      origin_x: bounds.minX,
+      origin_y: bounds.minY,
+      width: TILE_PIXELS,
+      height: TILE_PIXELS,
+      // An empty grid has no points to take the CRS from.
+      override_srs: 'EPSG:3857',
+    },
+  );
+  return { pipeline };
+}
