@@ -23,6 +23,14 @@ export interface UploadRecord {
   readonly size?: number;
 }
 
+/** How S3 writes a key into a notification: URL-encoded, '+' for a space, '/' kept. */
+export function encodeEventKey(key: string): string {
+  return key
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/%20/g, '+'))
+    .join('/');
+}
+
 /** S3 notification keys are URL-encoded with '+' for spaces; this is S3's documented encoding. */
 export function decodeEventKey(key: string): string {
   return decodeURIComponent(key.replace(/\+/g, ' '));

@@ -11,6 +11,7 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import { EMULATOR_KINDS, type EmulatorKind, type EmulatorMessage } from './emulator-protocol.js';
 
 const require = createRequire(import.meta.url);
@@ -93,6 +94,14 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** s3rver puts raw keys in its events; S3 URL-encodes them ('+' for a space). Do as S3 does. */
+function encodeKey(record: unknown): unknown {
+  const r = record as { s3?: { object?: { key?: string } } };
+  const key = r.s3?.object?.key;
+  if (typeof key !== 'string') return record;
+  return { ...r, s3: { ...r.s3, object: { ...r.s3?.object, key: encodeEventKey(key) } } };
+}
+
 async function startS3(dataDir: string): Promise<{ port: number; stop: () => Promise<void> }> {
   const S3rver = require('s3rver') as new (
     options: object,
@@ -103,7 +112,7 @@ async function startS3(dataDir: string): Promise<{ port: number; stop: () => Pro
   };
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dataDir });
   server.on('event', (event) => {
-    for (const record of event.Records) send({ type: 's3-event', record });
+    for (const record of event.Records) send({ type: 's3-event', record: encodeKey(record) });
   });
   const { port } = await server.run();
   return { port, stop: () => server.close() };

@@ -1,0 +1,145 @@
+import { basename } from 'node:path';
+import { checkProgressTask } from '../../functions/check-progress.js';
+import { drainTask } from '../../functions/drain.js';
+import { enqueueTask } from '../../functions/enqueue.js';
+import { finalizeTask } from '../../functions/finalize.js';
+import { markFailedTask } from '../../functions/mark-failed.js';
+import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
+import { onUploadTask } from '../../functions/on-upload.js';
+import { reapActiveRuns } from '../../functions/reaper.js';
+import { splitTask } from '../../functions/split.js';
+import { createAwsClients } from '../../lib/aws/clients.js';
+import { redrive } from '../../lib/coordination/redrive.js';
+import { createDynamoLedger } from '../../lib/ledger/dynamodb-ledger.js';
+import type { Ledger } from '../../lib/ledger/ledger.js';
+import type { Logger } from '../../lib/log/logger.js';
+import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
+import type { WorkQueue } from '../../lib/queue/work-queue.js';
+import type { ObjectStore } from '../../lib/store/object-store.js';
+import { createS3Store } from '../../lib/store/s3-store.js';
+import { encodeEventKey } from '../../lib/trigger/s3-event.js';
+import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
+import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
+import { type LocalStack, startLocalStack } from '../stack/stack.js';
+import { readDefinition } from '../statemachine/definition.js';
+import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
+
+export interface LocalHubOptions {
+  readonly workers: number;
+  /** Extra worker environment (budgets, leases) on top of the stack's. */
+  readonly workerEnv?: Readonly<Record<string, string>>;
+  /** Milliseconds the coordinator waits between progress checks (AWS: 10 s). */
+  readonly pollMs?: number;
+  readonly log?: Logger;
+  readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
+  /** Breaker thresholds for this hub's runs. */
+  readonly breaker?: { minSample: number; failureRatio: number };
+}
+
+export interface LocalHub {
+  readonly stack: LocalStack;
+  readonly ledger: Ledger;
+  readonly store: ObjectStore;
+  readonly queue: WorkQueue;
+  readonly deadLetters: WorkQueue;
+  readonly executions: LocalExecutions;
+  readonly pool: WorkerPool;
+  /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
+  upload(
+    file: string,
+    options?: { name?: string; job?: Record<string, unknown> },
+  ): Promise<StartRunOutcome & { key: string }>;
+  redrive(runId?: string): ReturnType<typeof redrive>;
+  reap(): ReturnType<typeof reapActiveRuns>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded default: the local stack, the real state machine under the local runner,
+ * the upload trigger wired to s3rver's events, and a pool of real worker processes.
+ */
+export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
+  const stack = await startLocalStack();
+  try {
+    const config = {
+      ...stack.config,
+      breaker: options.breaker ?? stack.config.breaker,
+    };
+    const clients = createAwsClients(config);
+    const ledger = createDynamoLedger(clients.documents, config.table);
+    const store = createS3Store(clients.s3, config.bucket);
+    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
+    const deadLetters = createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl);
+    const deps = { config, clients, ledger, store, queue, deadLetters };
+    const pollMs = options.pollMs ?? 500;
+
+    const executions = createLocalExecutions({
+      definition: readDefinition(),
+      handlers: {
+        Split: splitTask(deps),
+        Enqueue: enqueueTask(deps),
+        CheckProgress: checkProgressTask(deps),
+        Drain: drainTask(deps),
+        Finalize: finalizeTask(deps),
+        MarkFailed: markFailedTask(deps),
+      },
+      waitMs: { WaitForWork: pollMs, WaitForDrain: pollMs },
+      retryIntervalMs: 200,
+      onStatus: async (event) => {
+        await onExecutionStatusTask(deps)(event);
+      },
+    });
+    const onUpload = onUploadTask({ ledger, store, starter: executions });
+
+    // Uploads are announced by s3rver's events, like S3 notifications; the outcome of each is
+    // kept so that upload() can report what its own event did.
+    const outcomes = new Map<string, (o: StartRunOutcome) => void>();
+    stack.onS3Event((record) => {
+      void onUpload({ Records: [record] })
+        .then((results) => {
+          const key = (record as { s3: { object: { key: string } } }).s3.object.key;
+          for (const r of results) outcomes.get(key)?.(r);
+          outcomes.delete(key);
+        })
+        .catch((error: unknown) => options.log?.error({ err: error }, 'upload trigger failed'));
+    });
+
+    const pool = startWorkerPool({
+      size: options.workers,
+      env: { ...stack.env, ...options.workerEnv },
+      onLog: options.onWorkerLog,
+    });
+
+    let stopped = false;
+    return {
+      stack,
+      ledger,
+      store,
+      queue,
+      deadLetters,
+      executions,
+      pool,
+      async upload(file, uploadOptions = {}) {
+        const name = uploadOptions.name ?? basename(file);
+        const key = `incoming/${Date.now()}-${name}`;
+        const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
+        if (uploadOptions.job) await store.putText(`${key}.job.json`, JSON.stringify(uploadOptions.job));
+        await store.putFile(key, file);
+        return { ...(await outcome), key };
+      },
+      redrive: (runId) => redrive({ ledger, queue, deadLetters, starter: executions }, runId),
+      reap: () => reapActiveRuns(ledger),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await executions.stopAll().catch(() => {});
+        await pool.stop();
+        clients.destroy();
+        await stack.stop();
+      },
+    };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}

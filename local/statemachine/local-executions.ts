@@ -1,0 +1,157 @@
+import './polyfill.js';
+import { ExecutionAbortedError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
+import type { ExecutionStarter } from '../../lib/coordination/execution-starter.js';
+
+export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED' | 'TIMED_OUT';
+
+export interface LocalExecution {
+  readonly name: string;
+  readonly executionArn: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  status: ExecutionStatus;
+  error?: string;
+  cause?: string;
+  output?: unknown;
+  readonly startedAt: Date;
+  stoppedAt?: Date;
+  /** The states entered, in order: what the console's graph shows. */
+  readonly states: string[];
+  readonly done: Promise<void>;
+}
+
+/** What EventBridge would deliver for an execution that ended ABORTED or TIMED_OUT. */
+export interface ExecutionStatusEvent {
+  readonly detail: {
+    readonly executionArn: string;
+    readonly status: ExecutionStatus;
+    readonly input: string;
+  };
+}
+
+export interface LocalExecutionsOptions {
+  readonly definition: Record<string, unknown>;
+  /** Task state name → the local function standing in for its Lambda. */
+  readonly handlers: Readonly<Record<string, (input: unknown) => Promise<unknown>>>;
+  /** Wait state name → milliseconds (the local stack need not wait as long as AWS). */
+  readonly waitMs?: Readonly<Record<string, number>>;
+  readonly retryIntervalMs?: number;
+  readonly stateMachineArn?: string;
+  /** The EventBridge rule's stand-in: called when an execution ends ABORTED or TIMED_OUT. */
+  readonly onStatus?: (event: ExecutionStatusEvent) => Promise<void>;
+}
+
+export interface LocalExecutions extends ExecutionStarter {
+  get(executionArn: string): LocalExecution | undefined;
+  list(): LocalExecution[];
+  /** Stops a running execution, as StopExecution (the console's Stop button) does. */
+  stop(executionArn: string): Promise<void>;
+  /** Resolves once the execution has ended. */
+  wait(executionArn: string): Promise<LocalExecution>;
+  stopAll(): Promise<void>;
+}
+
+/**
+ * Step Functions on a laptop: the real ASL file under aws-local-stepfunctions, each Task
+ * overridden by the same task function the Lambda runs. Keeps execution names unique, as
+ * the service does, so a duplicate upload event starts nothing.
+ */
+export function createLocalExecutions(options: LocalExecutionsOptions): LocalExecutions {
+  const machineArn =
+    options.stateMachineArn ?? 'arn:aws:states:us-east-1:000000000000:stateMachine:geohub-local';
+  const machine = new StateMachine(options.definition as never, {
+    validationOptions: { checkArn: false },
+  });
+  const executions = new Map<string, LocalExecution & { abort: () => void }>();
+  const arnFor = (name: string) => `${machineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+  const retryStates = Object.keys(options.definition.States as object);
+
+  const start: ExecutionStarter['start'] = async (name, input) => {
+    const executionArn = arnFor(name);
+    if (executions.has(executionArn)) return { executionArn, started: false };
+    const run = machine.run(input as never, {
+      overrides: {
+        taskResourceLocalHandlers: options.handlers as never,
+        waitTimeOverrides: options.waitMs as never,
+        ...(options.retryIntervalMs !== undefined
+          ? {
+              retryIntervalOverrides: Object.fromEntries(
+                retryStates.map((s) => [s, options.retryIntervalMs!]),
+              ),
+            }
+          : {}),
+      },
+    });
+    const states: string[] = [];
+    const record = {
+      name,
+      executionArn,
+      input,
+      status: 'RUNNING' as ExecutionStatus,
+      startedAt: new Date(),
+      states,
+      abort: run.abort,
+      done: Promise.resolve(),
+    };
+    const follow = (async () => {
+      for await (const event of run.eventLogs) {
+        const e = event as { type: string; state?: { name: string }; Error?: string; Cause?: string };
+        if (e.type === 'StateEntered' && e.state) states.push(e.state.name);
+        if (e.type === 'ExecutionFailed') {
+          record.status = 'FAILED';
+          Object.assign(record, { error: e.Error, cause: e.Cause });
+        }
+      }
+    })();
+    record.done = run.result
+      .then((output) => {
+        Object.assign(record, { status: 'SUCCEEDED', output });
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ExecutionAbortedError) record.status = 'ABORTED';
+        else if (error instanceof ExecutionTimeoutError) record.status = 'TIMED_OUT';
+        else {
+          record.status = 'FAILED';
+          const e = error as { name?: string; message?: string; cause?: { name?: string; message?: string } };
+          Object.assign(record, {
+            error: (record as LocalExecution).error ?? e.cause?.name ?? e.name,
+            cause: (record as LocalExecution).cause ?? e.cause?.message ?? e.message,
+          });
+        }
+      })
+      .then(async () => {
+        await follow.catch(() => {});
+        (record as LocalExecution).stoppedAt = new Date();
+        if ((record.status === 'ABORTED' || record.status === 'TIMED_OUT') && options.onStatus) {
+          await options.onStatus({
+            detail: { executionArn, status: record.status, input: JSON.stringify(input) },
+          });
+        }
+      });
+    executions.set(executionArn, record);
+    return { executionArn, started: true };
+  };
+
+  return {
+    arnFor,
+    start,
+    get: (arn) => executions.get(arn),
+    list: () => [...executions.values()],
+    async stop(arn) {
+      const execution = executions.get(arn);
+      if (!execution || execution.status !== 'RUNNING') return;
+      execution.abort();
+      await execution.done;
+    },
+    async wait(arn) {
+      const execution = executions.get(arn);
+      if (!execution) throw new Error(`no execution ${arn}`);
+      await execution.done;
+      return execution;
+    },
+    async stopAll() {
+      await Promise.all(
+        [...executions.values()].filter((e) => e.status === 'RUNNING').map((e) => this.stop(e.executionArn)),
+      );
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeEventKey } from '../../../lib/trigger/s3-event.js';
+import { verifyRun } from '../../../lib/verify/verify-run.js';
+import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { startTestHub } from '../../support/hub.js';
+
+const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+let hub: LocalHub;
+beforeAll(async () => {
+  hub = await startTestHub();
+});
+afterAll(async () => {
+  await hub?.stop();
+});
+
+describe('a run from upload to mosaic, coordinated by the real state machine', () => {
+  it('ends SUCCEEDED with every tile marked, the mosaic VRT and the STAC collection written', async () => {
+    const started = await hub.upload(RGB);
+    expect(started.outcome).toBe('started');
+    if (started.outcome !== 'started') return;
+    const execution = await hub.executions.wait(started.executionArn);
+    expect({ status: execution.status, error: execution.error, cause: execution.cause }).toEqual({
+      status: 'SUCCEEDED',
+      error: undefined,
+      cause: undefined,
+    });
+    expect(execution.states).toContain('Split');
+    expect(execution.states).toContain('Finalize');
+
+    const run = await hub.ledger.getRun(started.runId);
+    expect(run?.status).toBe('SUCCEEDED');
+    expect(run?.counters.done).toBe(run?.counters.total);
+    expect(run?.counters.total).toBeGreaterThan(4);
+    const report = await verifyRun(hub.ledger, hub.store, started.runId);
+    expect(report.gaps).toEqual([]);
+    expect(report.markers).toBe(run?.counters.total);
+
+    // Copy the run's outputs as they are laid out in S3 and open them with GDAL.
+    const out = mkdtempSync(join(tmpdir(), 'geohub-run-'));
+    for await (const o of hub.store.list(`tiles/${started.runId}/`)) {
+      const local = join(out, o.key.slice(`tiles/${started.runId}/`.length));
+      mkdirSync(dirname(local), { recursive: true });
+      await hub.store.download(o.key, local);
+    }
+    const vrt = JSON.parse(
+      execFileSync('gdalinfo', ['-json', join(out, 'mosaic.vrt')], { encoding: 'utf8' }),
+    );
+    expect(vrt.bands).toHaveLength(3);
+    expect(vrt.coordinateSystem.wkt).toContain('3857');
+    const checksum = execFileSync('gdalinfo', ['-checksum', join(out, 'mosaic.vrt')], { encoding: 'utf8' });
+    expect(checksum).toMatch(/Checksum=\d+/);
+    const items = JSON.parse(readFileSync(join(out, 'items.json'), 'utf8'));
+    expect(items.features).toHaveLength(run!.counters.total);
+    for (const item of items.features) {
+      const href = item.assets.data.href as string;
+      execFileSync('gdalinfo', [join(out, href)]); // throws if the item points nowhere
+    }
+    const collection = JSON.parse(readFileSync(join(out, 'collection.json'), 'utf8'));
+    expect(collection.type).toBe('Collection');
+  });
+
+  it('starts no second execution for a duplicate S3 event', async () => {
+    const first = await hub.upload(RGB, { name: 'dup lic\u00e9.tif' });
+    expect(first.outcome).toBe('started');
+    if (first.outcome !== 'started') return;
+    const key = first.key;
+    // The same object version announced again, as S3 may do.
+    const before = hub.executions.list().length;
+    const { onUploadTask } = await import('../../../functions/on-upload.js');
+    const head = await hub.store.head(key);
+    const again = await onUploadTask({ ledger: hub.ledger, store: hub.store, starter: hub.executions })({
+      Records: [
+        {
+          eventName: 'ObjectCreated:Put',
+          s3: { bucket: { name: hub.store.bucket }, object: { key: encodeEventKey(key), eTag: head!.etag } },
+        },
+      ],
+    });
+    expect(again).toEqual([{ outcome: 'duplicate', runId: first.runId, executionArn: first.executionArn }]);
+    // Keys arrive URL-encoded in real events: a space and unicode in the name decode to the same run.
+    expect(hub.executions.list().length).toBe(before);
+    await hub.executions.wait(first.executionArn);
+  });
+});
