@@ -25,5 +25,8 @@ describe('parseSplitRequest', () => {
       /params: Unrecognized key/,
     );
     expect(() => parseSplitRequest(null)).toThrow(/invalid split request: \(event\)/);
+    expect(() => parseSplitRequest({ source: { ...source, key: 'in/a\nb.tif' } })).toThrow(
+      /source.key: an S3 key has no control characters/,
+    );
   });
 });
