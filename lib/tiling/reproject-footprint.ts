@@ -25,7 +25,8 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), h
  * (straight lines in one CRS are curves in another), each point goes through proj4 to WGS 84,
  * is clamped to the Mercator limits (±85.0511°, ±180°), then goes through proj4 to EPSG:3857.
  * Points proj4 cannot transform (outside the projection's domain) are dropped. Undefined when
- * no point survives.
+ * no point survives. A footprint that crosses the antimeridian is not split in two: its box
+ * spans the whole width of the world, which the tile cap then reports.
  */
 export function reprojectFootprint(
   ring: readonly Point[],
