@@ -1,0 +1,239 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import proj4 from 'proj4';
+import { describe, expect, it } from 'vitest';
+import { extractTilePoints } from '../../../../lib/pointcloud/extract-tile-points.js';
+import { loadLazPerf } from '../../../../lib/pointcloud/load-laz-perf.js';
+import { TruncatedSourceError, UnrecognisedFormatError } from '../../../../lib/source/errors.js';
+import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
+import { gridPoints, syntheticLas } from './synthetic-las.js';
+
+const AUTZEN = new URL('../../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
+const SIMPLE_LAS = new URL('../../../fixtures/pointcloud/simple.las', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'geohub-extract-'));
+let files = 0;
+const file = (bytes: Uint8Array) => {
+  const path = join(dir, `source-${(files += 1)}`); // named like the worker's copy: no extension
+  writeFileSync(path, bytes);
+  return path;
+};
+const outDir = () => mkdtempSync(join(dir, 'out-'));
+
+/** The XYZ tile holding lon/lat at zoom z: the slippy-map formulas. */
+function tileAt(lon: number, lat: number, z: number) {
+  const n = 2 ** z;
+  const rad = (lat * Math.PI) / 180;
+  return {
+    z,
+    x: Math.floor(((lon + 180) / 360) * n),
+    y: Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n),
+  };
+}
+const [lon, lat] = proj4('+proj=utm +zone=10 +datum=WGS84 +units=m +no_defs', 'EPSG:4326').forward([
+  500_000, 4_877_000,
+]);
+const SYNTHETIC_TILE = tileAt(lon!, lat!, 17);
+
+describe('extractTilePoints on a plain LAS file', () => {
+  it('keeps the ground class, averaged per pixel, and writes it for gdal_grid in the source CRS', async () => {
+    const source = file(
+      syntheticLas(
+        gridPoints((i) => (i % 2 === 0 ? 2 : 6)),
+        { epsg: 32610 },
+      ),
+    );
+    const out = outDir();
+    const summary = await extractTilePoints({
+      mode: 'points',
+      source,
+      tile: SYNTHETIC_TILE,
+      radius: 10,
+      outDir: out,
+    });
+    expect(summary).toMatchObject({ format: 'las', srs: 'EPSG:32610', selection: 'ground', complete: true });
+    expect(summary.pointsRead).toBe(101 * 101);
+    expect(summary.pointsInBox).toBe(summary.classes['2']! + summary.classes['6']!);
+    expect(summary.points?.count).toBeGreaterThan(0);
+    expect(summary.points!.count).toBeLessThanOrEqual(summary.classes['2']!);
+
+    const lines = readFileSync(summary.points!.csv, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('x,y,z');
+    expect(lines).toHaveLength(summary.points!.count + 1);
+    for (const line of lines.slice(1)) {
+      const [x, y, z] = line.split(',').map(Number);
+      const [minX, minY, maxX, maxY] = summary.sourceBox!;
+      expect(x).toBeGreaterThanOrEqual(minX);
+      expect(y).toBeLessThanOrEqual(maxY);
+      expect(x).toBeLessThanOrEqual(maxX);
+      expect(y).toBeGreaterThanOrEqual(minY);
+      // Ground only: on the slope (100 … 102 m), never the 20 m higher canopy.
+      expect(z).toBeGreaterThanOrEqual(100);
+      expect(z).toBeLessThanOrEqual(102);
+    }
+    expect(readFileSync(summary.points!.vrt, 'utf8')).toContain('<LayerSRS>EPSG:32610</LayerSRS>');
+  });
+
+  it('uses every point of an unclassified cloud (classes 0 and 1 only)', async () => {
+    const source = file(
+      syntheticLas(
+        gridPoints((i, j) => (i + j) % 2),
+        { epsg: 32610 },
+      ),
+    );
+    const summary = await extractTilePoints({
+      mode: 'points',
+      source,
+      tile: SYNTHETIC_TILE,
+      radius: 10,
+      outDir: outDir(),
+    });
+    expect(summary.selection).toBe('unclassified');
+    expect(summary.points?.count).toBeGreaterThan(0);
+  });
+
+  it('selects nothing where the cloud is classified but has no ground', async () => {
+    const source = file(
+      syntheticLas(
+        gridPoints((i) => (i % 2 === 0 ? 1 : 6)),
+        { epsg: 32610 },
+      ),
+    );
+    const summary = await extractTilePoints({
+      mode: 'points',
+      source,
+      tile: SYNTHETIC_TILE,
+      radius: 10,
+      outDir: outDir(),
+    });
+    expect(summary.selection).toBe('none');
+    expect(summary.points).toBeUndefined();
+  });
+
+  it('probes without writing and stops at the first ground point', async () => {
+    const source = file(
+      syntheticLas(
+        gridPoints(() => 2),
+        { epsg: 32610 },
+      ),
+    );
+    const out = outDir();
+    const summary = await extractTilePoints({
+      mode: 'probe',
+      source,
+      tile: SYNTHETIC_TILE,
+      radius: 10,
+      outDir: out,
+    });
+    expect(summary).toMatchObject({
+      selection: 'ground',
+      complete: false,
+      pointsInBox: 1,
+      classes: { '2': 1 },
+    });
+    expect(summary.points).toBeUndefined();
+  });
+
+  it('reports a tile away from the cloud as having nothing, without reading a point', async () => {
+    const source = file(
+      syntheticLas(
+        gridPoints(() => 2),
+        { epsg: 32610 },
+      ),
+    );
+    const far = { ...SYNTHETIC_TILE, x: SYNTHETIC_TILE.x + 50 };
+    const summary = await extractTilePoints({
+      mode: 'points',
+      source,
+      tile: far,
+      radius: 10,
+      outDir: outDir(),
+    });
+    expect(summary).toMatchObject({ selection: 'none', pointsRead: 0, sourceBox: undefined });
+  });
+});
+
+describe('extractTilePoints on autzen_trim.laz (LAZ 1.2, Oregon Lambert in feet)', () => {
+  it('decodes all 110,000 points with laz-perf and keeps the ground of the tile', async () => {
+    const summary = await extractTilePoints({
+      mode: 'points',
+      source: AUTZEN,
+      tile: { z: 17, x: 20727, y: 47634 },
+      radius: 10,
+      outDir: outDir(),
+    });
+    expect(summary).toMatchObject({ format: 'laz', selection: 'ground', pointsRead: 110_000 });
+    expect(summary.crs).toBe('WKT "NAD_1983_HARN_Lambert_Conformal_Conic"');
+    expect(Object.keys(summary.classes).sort()).toEqual(['1', '2']);
+    const z = readFileSync(summary.points!.csv, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => Number(l.split(',')[2]));
+    // Autzen's ground points lie between 406.26 and 434.06 ft (its class-2 Z range).
+    expect(Math.min(...z)).toBeGreaterThanOrEqual(406.26);
+    expect(Math.max(...z)).toBeLessThanOrEqual(434.06);
+  });
+
+  it('sees the whole file when the tile covers it: the class counts of the file', async () => {
+    // A zoom-13 tile holds all of Autzen (≈ 360 m × 170 m).
+    const summary = await extractTilePoints({
+      mode: 'probe',
+      source: AUTZEN,
+      tile: { z: 13, x: 1295, y: 2977 },
+      radius: 10,
+      outDir: outDir(),
+    });
+    expect(summary.selection).toBe('ground');
+    const all = await extractTilePoints({
+      mode: 'points',
+      source: AUTZEN,
+      tile: { z: 13, x: 1295, y: 2977 },
+      radius: 10,
+      outDir: outDir(),
+    });
+    expect(all.classes).toEqual({ '1': 83_893, '2': 26_107 });
+  });
+});
+
+describe('extractTilePoints refuses what it cannot place or read', () => {
+  it('a LAS file without CRS', async () => {
+    await expect(
+      extractTilePoints({
+        mode: 'points',
+        source: SIMPLE_LAS,
+        tile: SYNTHETIC_TILE,
+        radius: 10,
+        outDir: outDir(),
+      }),
+    ).rejects.toThrow(UnsupportedCrsError);
+  });
+
+  it('a file that is not LAS at all', async () => {
+    const source = file(new TextEncoder().encode('II*\0 this is a TIFF, not a point cloud'));
+    await expect(
+      extractTilePoints({ mode: 'points', source, tile: SYNTHETIC_TILE, radius: 10, outDir: outDir() }),
+    ).rejects.toThrow(UnrecognisedFormatError);
+  });
+
+  it('a truncated LAS file', async () => {
+    const whole = syntheticLas(
+      gridPoints(() => 2),
+      { epsg: 32610 },
+    );
+    const source = file(whole.subarray(0, whole.byteLength - 1000));
+    await expect(
+      extractTilePoints({ mode: 'points', source, tile: SYNTHETIC_TILE, radius: 10, outDir: outDir() }),
+    ).rejects.toThrow(TruncatedSourceError);
+  });
+});
+
+describe('loadLazPerf', () => {
+  it('leaves no process-wide exception hooks behind', async () => {
+    const before = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
+    await loadLazPerf();
+    expect([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')]).toEqual(
+      before,
+    );
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { NODATA, TILE_PIXELS } from '../../../../lib/pointcloud/dtm-grid.js';
+import {
+  type PdalDtmPipelineOptions,
+  pdalDtmPipeline,
+} from '../../../../lib/pointcloud/pdal-dtm-pipeline.js';
+import { bufferedTile } from '../../../../lib/pointcloud/tile-region.js';
+
+// PDAL itself is not installed on this machine (it is in the worker's container image): these
+// tests check the pipeline JSON geohub writes, against PDAL's documented options and sources.
+const { bounds, cell, buffered } = bufferedTile({ z: 17, x: 20727, y: 47634 }, 9.5);
+const base: PdalDtmPipelineOptions = {
+  source: '/scratch/run/source',
+  format: 'laz',
+  bounds,
+  buffered,
+  sourceBox: [636422.86, 848935.2, 637179.22, 849497.9],
+  radius: 9.5,
+  power: 2,
+  selection: 'ground',
+  output: '/scratch/out/17/20727/47634.tif.ab12.part',
+};
+const types = (o: PdalDtmPipelineOptions) => pdalDtmPipeline(o).pipeline.map((s) => s.type);
+const writer = (o: PdalDtmPipelineOptions) => pdalDtmPipeline(o).pipeline.at(-1)!;
+
+describe('pdalDtmPipeline', () => {
+  it('reads, crops to the buffered tile, keeps ground, reprojects, and grids with writers.gdal', () => {
+    const { pipeline } = pdalDtmPipeline(base);
+    expect(types(base)).toEqual([
+      'readers.las',
+      'filters.crop',
+      'filters.range',
+      'filters.reprojection',
+      'writers.gdal',
+    ]);
+    expect(pipeline[0]).toEqual({ type: 'readers.las', filename: base.source });
+    expect(pipeline[1]).toEqual({
+      type: 'filters.crop',
+      bounds: `([${buffered.minX}, ${buffered.maxX}], [${buffered.minY}, ${buffered.maxY}])`,
+      a_srs: 'EPSG:3857',
+    });
+    expect(pipeline[2]).toEqual({ type: 'filters.range', limits: 'Classification[2:2]' });
+    expect(pipeline[3]).toEqual({ type: 'filters.reprojection', out_srs: 'EPSG:3857' });
+  });
+
+  it('writes a 256×256 Float32 GTiff, IDW, nodata -9999, DEFLATE, over exactly the tile', () => {
+    const w = writer(base);
+    expect(w).toMatchObject({
+      type: 'writers.gdal',
+      filename: base.output,
+      gdaldriver: 'GTiff', // the .part name says nothing about the format
+      gdalopts: 'COMPRESS=DEFLATE',
+      data_type: 'float32',
+      nodata: NODATA,
+      output_type: 'idw',
+      resolution: cell,
+      radius: 9.5,
+      power: 2,
+      override_srs: 'EPSG:3857',
+    });
+    expect(w).not.toHaveProperty('bounds');
+    // writers.gdal (GDALWriter::initialize/createGrid) turns origin + width/height into a grid of
+    // floor((origin + res·(n − .5) − origin) / res) + 1 cells and a geotransform
+    // [origin_x, res, 0, origin_y + res·height, 0, −res]: replayed here.
+    const res = w.resolution as number;
+    const width = Math.floor((res * ((w.width as number) - 0.5)) / res) + 1;
+    const height = Math.floor((res * ((w.height as number) - 0.5)) / res) + 1;
+    expect([width, height]).toEqual([TILE_PIXELS, TILE_PIXELS]);
+    expect(w.origin_x).toBe(bounds.minX);
+    expect(w.origin_y).toBe(bounds.minY);
+    expect((w.origin_x as number) + res * width).toBeCloseTo(bounds.maxX, 6);
+    expect((w.origin_y as number) + res * height).toBeCloseTo(bounds.maxY, 6);
+    // With `bounds` the same writer would make floor(extent / res) + 1 = 257 cells.
+    expect(Math.floor((bounds.maxX - bounds.minX) / res) + 1).toBe(TILE_PIXELS + 1);
+  });
+
+  it('reads a COPC file with readers.copc and bounds in the source CRS, so only nearby nodes load', () => {
+    const copc = { ...base, format: 'copc' as const };
+    expect(pdalDtmPipeline(copc).pipeline[0]).toEqual({
+      type: 'readers.copc',
+      filename: base.source,
+      bounds: '([636422.86, 637179.22], [848935.2, 849497.9])',
+    });
+    expect(pdalDtmPipeline({ ...copc, sourceBox: undefined }).pipeline[0]).toEqual({
+      type: 'readers.copc',
+      filename: base.source,
+    });
+  });
+
+  it('classifies ground with SMRF first when the points are unclassified', () => {
+    expect(types({ ...base, selection: 'unclassified' })).toEqual([
+      'readers.las',
+      'filters.crop',
+      'filters.smrf',
+      'filters.range',
+      'filters.reprojection',
+      'writers.gdal',
+    ]);
+  });
+
+  it('is plain JSON: every value a string, number or boolean', () => {
+    const json = JSON.parse(JSON.stringify(pdalDtmPipeline({ ...base, selection: 'unclassified' })));
+    expect(json).toEqual(pdalDtmPipeline({ ...base, selection: 'unclassified' }));
+  });
+});
