@@ -6,17 +6,17 @@ describe('emptyTileArgs', () => {
   it('creates a 256×256 Float32 all-nodata GTiff with the tile as its corners, north-up', () => {
     const b = tileBounds(17, 20000, 47000);
     const args = emptyTileArgs(b, '/out/x.tif.part');
-    const after = (flag: string, n = 1) => args.slice(args.indexOf(flag) + 1, args.indexOf(flag) + 1 + n);
-    expect(after('-of')).toEqual(['GTiff']);
-    expect(after('-outsize', 2)).toEqual(['256', '256']);
-    expect(after('-bands')).toEqual(['1']);
-    expect(after('-ot')).toEqual(['Float32']);
-    expect(after('-burn')).toEqual(['-9999']);
-    expect(after('-a_nodata')).toEqual(['-9999']);
-    expect(after('-a_srs')).toEqual(['EPSG:3857']);
+    const valuesOf = (flag: string, n = 1) => args.slice(args.indexOf(flag) + 1, args.indexOf(flag) + 1 + n);
+    expect(valuesOf('-of')).toEqual(['GTiff']);
+    expect(valuesOf('-outsize', 2)).toEqual(['256', '256']);
+    expect(valuesOf('-bands')).toEqual(['1']);
+    expect(valuesOf('-ot')).toEqual(['Float32']);
+    expect(valuesOf('-burn')).toEqual(['-9999']);
+    expect(valuesOf('-a_nodata')).toEqual(['-9999']);
+    expect(valuesOf('-a_srs')).toEqual(['EPSG:3857']);
     // upper-left then lower-right: north-up by construction
-    expect(after('-a_ullr', 4)).toEqual([b.minX, b.maxY, b.maxX, b.minY].map(String));
-    expect(after('-co')).toEqual(['COMPRESS=DEFLATE']);
+    expect(valuesOf('-a_ullr', 4)).toEqual([b.minX, b.maxY, b.maxX, b.minY].map(String));
+    expect(valuesOf('-co')).toEqual(['COMPRESS=DEFLATE']);
     expect(args.at(-1)).toBe('/out/x.tif.part');
   });
 });

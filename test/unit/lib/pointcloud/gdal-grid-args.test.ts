@@ -11,31 +11,31 @@ const args = gdalGridArgs({
   power: 2,
   output: '/scratch/out/47634.tif.ab12.part',
 });
-const after = (flag: string, n = 1) => args.slice(args.indexOf(flag) + 1, args.indexOf(flag) + 1 + n);
+const valuesOf = (flag: string, n = 1) => args.slice(args.indexOf(flag) + 1, args.indexOf(flag) + 1 + n);
 
 describe('gdalGridArgs', () => {
   it('grids 256×256 over exactly the tile, south edge first as gdal_grid documents -tye', () => {
-    expect(after('-txe', 2)).toEqual([String(bounds.minX), String(bounds.maxX)]);
-    expect(after('-tye', 2)).toEqual([String(bounds.minY), String(bounds.maxY)]);
-    expect(after('-outsize', 2)).toEqual(['256', '256']);
+    expect(valuesOf('-txe', 2)).toEqual([String(bounds.minX), String(bounds.maxX)]);
+    expect(valuesOf('-tye', 2)).toEqual([String(bounds.minY), String(bounds.maxY)]);
+    expect(valuesOf('-outsize', 2)).toEqual(['256', '256']);
   });
 
   it('writes Float32 GTiff (named: the output is a .part), DEFLATE, EPSG:3857', () => {
-    expect(after('-of')).toEqual(['GTiff']);
-    expect(after('-ot')).toEqual(['Float32']);
-    expect(after('-co')).toEqual(['COMPRESS=DEFLATE']);
-    expect(after('-a_srs')).toEqual(['EPSG:3857']);
+    expect(valuesOf('-of')).toEqual(['GTiff']);
+    expect(valuesOf('-ot')).toEqual(['Float32']);
+    expect(valuesOf('-co')).toEqual(['COMPRESS=DEFLATE']);
+    expect(valuesOf('-a_srs')).toEqual(['EPSG:3857']);
     expect(args.slice(-2)).toEqual(['/scratch/work-1/points.vrt', '/scratch/out/47634.tif.ab12.part']);
   });
 
   it('interpolates by inverse distance over the nearest neighbours within the radius, nodata -9999', () => {
-    expect(after('-a')).toEqual([
+    expect(valuesOf('-a')).toEqual([
       `invdistnn:power=2:radius=9.5:max_points=${MAX_NEIGHBOURS}:min_points=1:nodata=-9999`,
     ]);
-    expect(after('-l')).toEqual(['points']);
+    expect(valuesOf('-l')).toEqual(['points']);
   });
 
   it('is an argv array: no shell, no value starting with a dash where a value is expected', () => {
-    for (const flag of ['-l', '-a', '-of', '-ot']) expect(after(flag)[0]).not.toMatch(/^-/);
+    for (const flag of ['-l', '-a', '-of', '-ot']) expect(valuesOf(flag)[0]).not.toMatch(/^-/);
   });
 });
