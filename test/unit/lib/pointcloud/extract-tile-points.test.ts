@@ -14,7 +14,8 @@ const SIMPLE_LAS = new URL('../../../fixtures/pointcloud/simple.las', import.met
 const dir = mkdtempSync(join(tmpdir(), 'geohub-extract-'));
 let files = 0;
 const file = (bytes: Uint8Array) => {
-  const path = join(dir, `source-${(files += 1)}`); // named like the worker's copy: no extension
+  files += 1;
+  const path = join(dir, `source-${files}`); // named like the worker's copy: no extension
   writeFileSync(path, bytes);
   return path;
 };

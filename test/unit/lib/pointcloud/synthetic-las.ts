@@ -39,7 +39,7 @@ export function syntheticLas(points: readonly SyntheticPoint[], options: { epsg?
     bytes.set(Buffer.from('LASF_Projection'), HEADER + 2);
     v.setUint16(HEADER + 18, 34735, true);
     v.setUint16(HEADER + 20, keys.length * 2, true);
-    keys.forEach((k, i) => v.setUint16(HEADER + VLR_HEADER + i * 2, k, true));
+    for (const [i, k] of keys.entries()) v.setUint16(HEADER + VLR_HEADER + i * 2, k, true);
   }
   points.forEach((p, i) => {
     const at = offset + i * RECORD;
