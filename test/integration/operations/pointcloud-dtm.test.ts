@@ -1,0 +1,211 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Header } from 'copc/lib/las/header.js';
+import { decompressFile } from 'copc/lib/las/point-data.js';
+import { View } from 'copc/lib/las/view.js';
+import proj4 from 'proj4';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolRunner } from '../../../lib/operations/operation.js';
+import { createPointcloudDtm } from '../../../lib/operations/pointcloud-dtm.js';
+import { findExecutable } from '../../../lib/pointcloud/find-executable.js';
+import { type LazPerfModule, loadLazPerf } from '../../../lib/pointcloud/load-laz-perf.js';
+import { isAlive } from '../../../lib/process/process-table.js';
+import { runProcess } from '../../../lib/process/run-process.js';
+import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
+
+const run = promisify(execFile);
+const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
+const ZOOM = 17;
+
+// Real tools: the extractor (node + laz-perf) and GDAL. PDAL is not installed here, so `auto` picks
+// the local engine; the test forces it so that a machine with PDAL still tests this engine.
+const operation = createPointcloudDtm({ engine: 'local' });
+const started: { file: string; pid: number }[] = [];
+const timings: { tile: string; ms: number; tools: Record<string, number> }[] = [];
+
+function toolRunner(perTool: Record<string, number>): ToolRunner {
+  return {
+    async run(file, args) {
+      const t0 = performance.now();
+      try {
+        return await runProcess(file, args, {
+          timeoutMs: 60_000,
+          graceMs: 2_000,
+          onSpawn: (pid) => started.push({ file, pid }),
+        });
+      } finally {
+        const name = file === process.execPath ? 'extractor' : file;
+        perTool[name] = Math.round((perTool[name] ?? 0) + performance.now() - t0);
+      }
+    },
+  };
+}
+
+afterEach(() => {
+  // Every tool process (and its group) is gone once execute() settles.
+  expect(started.filter(({ pid }) => isAlive(pid))).toEqual([]);
+});
+
+/** The LAS public header and the OGC WKT VLR, read by the specification's offsets, independently of lib/. */
+function lasFacts(bytes: Uint8Array) {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerSize = v.getUint16(94, true);
+  const vlrCount = v.getUint32(100, true);
+  let wkt: string | undefined;
+  for (let i = 0, at = headerSize; i < vlrCount; i += 1) {
+    const userId = Buffer.from(bytes.subarray(at + 2, at + 18))
+      .toString('latin1')
+      .replace(/\0+$/, '');
+    const recordId = v.getUint16(at + 18, true);
+    const length = v.getUint16(at + 20, true);
+    if (userId === 'LASF_Projection' && recordId === 2112) {
+      wkt = Buffer.from(bytes.subarray(at + 54, at + 54 + length))
+        .toString('utf8')
+        .replace(/\0+$/, '');
+    }
+    at += 54 + length;
+  }
+  return {
+    min: [v.getFloat64(187, true), v.getFloat64(203, true)] as const,
+    max: [v.getFloat64(179, true), v.getFloat64(195, true)] as const,
+    wkt: wkt!,
+  };
+}
+
+/** The slippy-map tile holding lon/lat at zoom z. */
+function tileAt(lon: number, lat: number, z: number) {
+  const n = 2 ** z;
+  const rad = (lat * Math.PI) / 180;
+  return {
+    x: Math.floor(((lon + 180) / 360) * n),
+    y: Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n),
+  };
+}
+
+interface GdalInfo {
+  size: [number, number];
+  geoTransform: number[];
+  coordinateSystem: { wkt: string };
+  metadata: { IMAGE_STRUCTURE?: { COMPRESSION?: string } };
+  bands: {
+    type: string;
+    noDataValue: number;
+    minimum?: number;
+    maximum?: number;
+    metadata: { ''?: Record<string, string> };
+  }[];
+}
+
+async function gdalinfo(path: string): Promise<GdalInfo> {
+  // -stats on an all-nodata raster prints an error but still answers: read stdout either way.
+  const { stdout } = await run('gdalinfo', ['-json', '-stats', path]).catch((e: { stdout?: string }) => ({
+    stdout: e.stdout ?? '',
+  }));
+  return JSON.parse(stdout) as GdalInfo;
+}
+
+let tiles: { x: number; y: number }[];
+let groundZ: readonly [number, number];
+
+beforeAll(async () => {
+  const bytes = new Uint8Array(readFileSync(AUTZEN));
+  const facts = lasFacts(bytes);
+  // NAD83(HARN) / Oregon Lambert in international feet, as its WKT VLR says.
+  expect(facts.wkt).toMatch(/Lambert_Conformal_Conic.*UNIT\["foot",0\.3048/);
+  const toLonLat = proj4(facts.wkt, 'EPSG:4326');
+  const [west, south] = toLonLat.forward([facts.min[0], facts.min[1]]);
+  const [east, north] = toLonLat.forward([facts.max[0], facts.max[1]]);
+  const nw = tileAt(west!, north!, ZOOM);
+  const se = tileAt(east!, south!, ZOOM);
+  const all: { x: number; y: number }[] = [];
+  for (let x = nw.x; x <= se.x; x += 1) for (let y = nw.y; y <= se.y; y += 1) all.push({ x, y });
+  // A z17 tile is ≈ 220 m across here; Autzen is ≈ 360 m × 170 m: a handful of tiles.
+  expect(all.length).toBeGreaterThanOrEqual(2);
+  expect(all.length).toBeLessThanOrEqual(9);
+  const centre = tileAt((west! + east!) / 2, (south! + north!) / 2, ZOOM);
+  tiles = [centre, ...all.filter((t) => t.x !== centre.x || t.y !== centre.y)].slice(0, 3);
+
+  // The Z range of the ground points (class 2), decoded by the copc package's own reader.
+  const lazPerf: LazPerfModule = await loadLazPerf();
+  const header = Header.parse(bytes);
+  const view = View.create(await decompressFile(bytes, lazPerf as never), header);
+  const classification = view.getter('Classification');
+  const z = view.getter('Z');
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < view.pointCount; i += 1) {
+    if (classification(i) !== 2) continue;
+    min = Math.min(min, z(i));
+    max = Math.max(max, z(i));
+  }
+  groundZ = [min, max];
+  expect(groundZ[0]).toBeCloseTo(406.26, 2); // feet: the Willamette valley floor in Eugene
+});
+
+async function makeTile(x: number, y: number) {
+  const scratch = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+  const output = join(scratch, `${y}.tif.0a1b2c3d.part`);
+  const perTool: Record<string, number> = {};
+  const t0 = performance.now();
+  await operation.execute(
+    {
+      source: AUTZEN,
+      tile: { id: '00000000000000aa', z: ZOOM, x, y },
+      params: { zoom: ZOOM },
+      output,
+      scratch,
+    },
+    toolRunner(perTool),
+  );
+  timings.push({ tile: `${ZOOM}/${x}/${y}`, ms: Math.round(performance.now() - t0), tools: perTool });
+  return { output, info: await gdalinfo(output) };
+}
+
+function expectTileRaster(info: GdalInfo, x: number, y: number) {
+  const b = tileBounds(ZOOM, x, y);
+  const res = (b.maxX - b.minX) / 256;
+  expect(info.size).toEqual([256, 256]);
+  expect(info.coordinateSystem.wkt).toContain('ID["EPSG",3857]');
+  expect(info.metadata.IMAGE_STRUCTURE?.COMPRESSION).toBe('DEFLATE');
+  expect(info.bands).toHaveLength(1);
+  expect(info.bands[0]!.type).toBe('Float32');
+  expect(info.bands[0]!.noDataValue).toBe(-9999);
+  const [x0, dx, rx, y0, ry, dy] = info.geoTransform;
+  expect(x0).toBeCloseTo(b.minX, 6);
+  expect(y0).toBeCloseTo(b.maxY, 6); // north-up: the origin is the north-west corner
+  expect(dx).toBeCloseTo(res, 9);
+  expect(dy).toBeCloseTo(-res, 9);
+  expect([rx, ry]).toEqual([0, 0]);
+}
+
+describe('pointcloud-dtm, local engine, on autzen_trim.laz', () => {
+  it('is the engine chosen here, where PDAL is not installed', async () => {
+    expect(await findExecutable('pdal')).toBeUndefined();
+  });
+
+  it('makes a DTM tile for each of 2–3 tiles over the cloud: the tile grid, ground elevations only', async () => {
+    expect(tiles.length).toBeGreaterThanOrEqual(2);
+    for (const [i, { x, y }] of tiles.entries()) {
+      const { info } = await makeTile(x, y);
+      expectTileRaster(info, x, y);
+      const band = info.bands[0]!;
+      const valid = Number(band.metadata['']?.STATISTICS_VALID_PERCENT);
+      expect(valid).toBeGreaterThan(i === 0 ? 25 : 0); // the tile at the cloud's centre is well covered
+      // Interpolated from ground points only: never outside their range (feet, as in the file).
+      expect(band.minimum).toBeGreaterThanOrEqual(groundZ[0] - 1e-3);
+      expect(band.maximum).toBeLessThanOrEqual(groundZ[1] + 1e-3);
+    }
+    process.stdout.write(`pointcloud-dtm local engine timings: ${JSON.stringify(timings)}\n`);
+  });
+
+  it('makes a valid all-nodata tile for a tile outside the cloud', async () => {
+    const x = tiles[0]!.x + 10;
+    const { y } = tiles[0]!;
+    const { info } = await makeTile(x, y);
+    expectTileRaster(info, x, y);
+    expect(Number(info.bands[0]!.metadata['']?.STATISTICS_VALID_PERCENT ?? 0)).toBe(0);
+  });
+});
