@@ -3,17 +3,16 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createLogger, type Logger } from '../log/logger.js';
 import { checkTileGrid } from '../pointcloud/check-tile-grid.js';
-import { NODATA, TILE_PIXELS } from '../pointcloud/dtm-grid.js';
 import { dtmParams } from '../pointcloud/dtm-params.js';
 import { emptyTileArgs } from '../pointcloud/empty-tile-args.js';
 import type { ExtractTileRequest } from '../pointcloud/extract-tile-points.js';
 import { extractorCommand } from '../pointcloud/extractor-command.js';
 import { findExecutable } from '../pointcloud/find-executable.js';
 import { gdalGridArgs } from '../pointcloud/gdal-grid-args.js';
+import { northUpWarpArgs } from '../pointcloud/north-up-warp-args.js';
 import { pdalDtmPipeline } from '../pointcloud/pdal-dtm-pipeline.js';
 import { readRasterGrid } from '../pointcloud/read-raster-grid.js';
 import { bufferedTile } from '../pointcloud/tile-region.js';
-import type { Bounds } from '../tiling/tile-bounds.js';
 import { ExtractorOutputError, InvalidOperationParamsError, TileGridMismatchError } from './errors.js';
 import type { Operation, OperationContext, ToolRunner } from './operation.js';
 
@@ -65,46 +64,6 @@ async function chooseEngine(wanted: string | undefined): Promise<PointcloudEngin
   // PATH does not change under a running worker: look once.
   pdalOnPath ??= findExecutable('pdal').then((path) => path !== undefined);
   return (await pdalOnPath) ? 'pdal' : 'local';
-}
-
-/**
- * Warps a south-up raster north-up onto the tile's grid. gdal_grid's orientation has varied
- * across GDAL versions and code paths (3.6 writes south-up when a layer has no points).
- */
-async function warpNorthUp(
-  output: string,
-  bounds: Bounds,
-  scratch: string,
-  tools: ToolRunner,
-): Promise<void> {
-  const southUp = join(scratch, 'south-up.tif');
-  await rename(output, southUp);
-  const { minX, minY, maxX, maxY } = bounds;
-  await tools.run('gdalwarp', [
-    '-q',
-    '-of',
-    'GTiff',
-    '-t_srs',
-    'EPSG:3857',
-    '-te',
-    String(minX),
-    String(minY),
-    String(maxX),
-    String(maxY),
-    '-ts',
-    String(TILE_PIXELS),
-    String(TILE_PIXELS),
-    '-r',
-    'near', // the same grid, flipped: no resampling of values
-    '-srcnodata',
-    String(NODATA),
-    '-dstnodata',
-    String(NODATA),
-    '-co',
-    'COMPRESS=DEFLATE',
-    southUp,
-    output,
-  ]);
 }
 
 /**
@@ -191,7 +150,10 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
       }
 
       if (checkTileGrid(await readRasterGrid(ctx.output), bounds) === 'south-up') {
-        await warpNorthUp(ctx.output, bounds, ctx.scratch, tools);
+        // Moved aside first: gdalwarp must not read and write the same file.
+        const southUp = join(ctx.scratch, 'south-up.tif');
+        await rename(ctx.output, southUp);
+        await tools.run('gdalwarp', northUpWarpArgs(southUp, bounds, ctx.output));
         if (checkTileGrid(await readRasterGrid(ctx.output), bounds) !== 'north-up') {
           throw new TileGridMismatchError('gdalwarp did not turn the tile north-up');
         }

@@ -6,12 +6,15 @@ import { promisify } from 'node:util';
 import { Header } from 'copc/lib/las/header.js';
 import { decompressFile } from 'copc/lib/las/point-data.js';
 import { View } from 'copc/lib/las/view.js';
+import { fromFile } from 'geotiff';
 import proj4 from 'proj4';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolRunner } from '../../../lib/operations/operation.js';
 import { createPointcloudDtm } from '../../../lib/operations/pointcloud-dtm.js';
 import { findExecutable } from '../../../lib/pointcloud/find-executable.js';
 import { type LazPerfModule, loadLazPerf } from '../../../lib/pointcloud/load-laz-perf.js';
+import { northUpWarpArgs } from '../../../lib/pointcloud/north-up-warp-args.js';
+import { ToolCancelledError } from '../../../lib/process/errors.js';
 import { isAlive } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
@@ -26,12 +29,13 @@ const operation = createPointcloudDtm({ engine: 'local' });
 const started: { file: string; pid: number }[] = [];
 const timings: { tile: string; ms: number; tools: Record<string, number> }[] = [];
 
-function toolRunner(perTool: Record<string, number>): ToolRunner {
+function toolRunner(perTool: Record<string, number>, signal?: AbortSignal): ToolRunner {
   return {
     async run(file, args) {
       const t0 = performance.now();
       try {
         return await runProcess(file, args, {
+          signal,
           timeoutMs: 60_000,
           graceMs: 2_000,
           onSpawn: (pid) => started.push({ file, pid }),
@@ -207,5 +211,64 @@ describe('pointcloud-dtm, local engine, on autzen_trim.laz', () => {
     const { info } = await makeTile(x, y);
     expectTileRaster(info, x, y);
     expect(Number(info.bands[0]!.metadata['']?.STATISTICS_VALID_PERCENT ?? 0)).toBe(0);
+  });
+});
+
+async function pixels(path: string): Promise<Float32Array> {
+  const tiff = await fromFile(path);
+  try {
+    const [band] = (await (await tiff.getImage()).readRasters()) as unknown as Float32Array[];
+    return band!;
+  } finally {
+    await tiff.close();
+  }
+}
+
+describe('pointcloud-dtm, the rest of its real tool work', () => {
+  it('turns a south-up tile north-up with gdalwarp, every row moved and no value resampled', async () => {
+    const { x, y } = tiles[0]!;
+    const { output } = await makeTile(x, y);
+    const b = tileBounds(ZOOM, x, y);
+    const dir = mkdtempSync(join(tmpdir(), 'geohub-flip-'));
+    // The same pixel rows, georeferenced from the south edge up: what gdal_grid wrote in GDAL 3.6
+    // for a layer without points.
+    const southUp = join(dir, 'south-up.tif');
+    await run('gdal_translate', [
+      '-q',
+      '-a_ullr',
+      ...[b.minX, b.minY, b.maxX, b.maxY].map(String),
+      output,
+      southUp,
+    ]);
+    expect((await gdalinfo(southUp)).geoTransform[5]).toBeGreaterThan(0);
+    const northUp = join(dir, 'north-up.tif.part');
+    await run('gdalwarp', northUpWarpArgs(southUp, b, northUp));
+    const info = await gdalinfo(northUp);
+    expectTileRaster(info, x, y);
+    const [before, after] = [await pixels(southUp), await pixels(northUp)];
+    for (let row = 0; row < 256; row += 1) {
+      expect(after.subarray(row * 256, row * 256 + 256)).toEqual(
+        before.subarray((255 - row) * 256, (256 - row) * 256),
+      );
+    }
+  });
+
+  it('stops with the attempt: a cancel terminates the extractor and leaves no process', async () => {
+    const { x, y } = tiles[0]!;
+    const scratch = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('run cancelled')), 150);
+    await expect(
+      operation.execute(
+        {
+          source: AUTZEN,
+          tile: { id: '00000000000000ab', z: ZOOM, x, y },
+          params: {},
+          output: join(scratch, 'x.tif.part'),
+          scratch,
+        },
+        toolRunner({}, controller.signal),
+      ),
+    ).rejects.toThrow(ToolCancelledError);
   });
 });
