@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { PointBatch } from '../../../../lib/pointcloud/decode-point-records.js';
+import { lazPointBatches } from '../../../../lib/pointcloud/laz-point-batches.js';
+import { openPointCloud } from '../../../../lib/pointcloud/open-point-cloud.js';
+
+const COPC = new URL('../../../fixtures/pointcloud/simple.copc.laz', import.meta.url).pathname;
+
+async function classes(batches: AsyncGenerator<PointBatch>) {
+  const counts: Record<number, number> = {};
+  const sizes: number[] = [];
+  for await (const b of batches) {
+    sizes.push(b.count);
+    for (const c of b.classification) counts[c] = (counts[c] ?? 0) + 1;
+  }
+  return { counts, sizes };
+}
+
+describe('lazPointBatches', () => {
+  it('decodes a LAS 1.4 LAZ (point format 7, variable chunks) point by point, in batches of the asked size', async () => {
+    // A COPC file is a valid LAZ 1.4 file: read here as a plain one, from the first point to the last.
+    const cloud = await openPointCloud(COPC);
+    try {
+      const { counts, sizes } = await classes(lazPointBatches(cloud, 400));
+      expect(sizes).toEqual([400, 400, 265]);
+      expect(counts).toEqual({ 1: 789, 2: 276 });
+    } finally {
+      await cloud.close();
+    }
+  });
+
+  it('frees what it holds when the reader stops early', async () => {
+    const cloud = await openPointCloud(COPC);
+    try {
+      for await (const batch of lazPointBatches(cloud, 10)) {
+        expect(batch.count).toBe(10);
+        break;
+      }
+      // Decoding again from the start works: the first reader was released, not left half-read.
+      expect((await classes(lazPointBatches(cloud))).sizes).toEqual([1065]);
+    } finally {
+      await cloud.close();
+    }
+  });
+});
