@@ -2,6 +2,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Env } from '../lib/config/config.js';
+import { FAULT_PATTERN } from './faults.js';
 import { ConfigError } from '../lib/config/errors.js';
 
 const ms = z.coerce.number().int().min(0);
@@ -22,10 +23,7 @@ const schema = z.object({
   GEOHUB_IDLE_EXIT_MS: ms.optional(),
   GEOHUB_ORPHAN_AGE_S: z.coerce.number().int().min(1).optional(),
   GEOHUB_SOURCE_ACCESS: z.enum(['ranged', 'cached']).default('ranged'),
-  GEOHUB_FAULT: z
-    .string()
-    .regex(/^crash-after-upload:\d+$/)
-    .optional(),
+  GEOHUB_FAULT: z.string().regex(FAULT_PATTERN).optional(),
 });
 
 export interface WorkerConfig {

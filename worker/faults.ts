@@ -1,29 +1,55 @@
+import { existsSync } from 'node:fs';
 import type { ObjectStore } from '../lib/store/object-store.js';
+
+/** An injected dependency failure: looks like a flaky S3, so it is retried like one. */
+export class InjectedFaultError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InjectedFaultError';
+  }
+}
+
+export const FAULT_PATTERN = /^(crash-after-upload:\d+|fail-upload:[^:]+:.+)$/;
 
 /**
  * Fault injection for the reliability tests, off unless GEOHUB_FAULT is set:
- * `crash-after-upload:N` kills this worker with SIGKILL right after its N-th tile upload
- * returned, before the marker is written — the window the marker-after-object rule is for.
+ * - `crash-after-upload:N` kills this worker with SIGKILL right after its N-th tile upload
+ *   returned, before the marker is written — the window the marker-after-object rule is for;
+ * - `fail-upload:<key part>:<flag file>` makes uploads of keys containing <key part> fail
+ *   while <flag file> exists — a dependency failure whose cause a test can then remove.
  */
 export function withFaults(
   store: ObjectStore,
   spec: string | undefined,
   crash: () => void = () => process.kill(process.pid, 'SIGKILL'),
 ): ObjectStore {
-  const match = spec?.match(/^crash-after-upload:(\d+)$/);
-  if (!match) return store;
-  const after = Number(match[1]);
-  let uploads = 0;
-  return {
-    ...store,
-    async putFile(key, path, options) {
-      const head = await store.putFile(key, path, options);
-      uploads += 1;
-      if (uploads === after) {
-        crash();
-        await new Promise(() => {}); // SIGKILL is asynchronous: never return to write the marker
-      }
-      return head;
-    },
-  };
+  const crashAfter = spec?.match(/^crash-after-upload:(\d+)$/);
+  if (crashAfter) {
+    const after = Number(crashAfter[1]);
+    let uploads = 0;
+    return {
+      ...store,
+      async putFile(key, path, options) {
+        const head = await store.putFile(key, path, options);
+        uploads += 1;
+        if (uploads === after) {
+          crash();
+          await new Promise(() => {}); // SIGKILL is asynchronous: never return to write the marker
+        }
+        return head;
+      },
+    };
+  }
+  const failUpload = spec?.match(/^fail-upload:([^:]+):(.+)$/);
+  if (failUpload) {
+    const [, part, flag] = failUpload as unknown as [string, string, string];
+    return {
+      ...store,
+      async putFile(key, path, options) {
+        if (key.includes(part) && existsSync(flag)) throw new InjectedFaultError(`injected upload failure for ${key}`);
+        return store.putFile(key, path, options);
+      },
+    };
+  }
+  return store;
 }

@@ -1,7 +1,7 @@
 import type { Ledger } from '../ledger/ledger.js';
 import { MAX_TILES_PER_MESSAGE, parseTileMessage, serializeTileMessage } from '../model/message.js';
 import type { TileTask } from '../model/tile.js';
-import type { WorkQueue } from '../queue/work-queue.js';
+import type { ReceivedMessage, WorkQueue } from '../queue/work-queue.js';
 import type { ExecutionStarter } from './execution-starter.js';
 
 export interface RedriveDeps {
@@ -29,17 +29,18 @@ export interface RedriveReport {
  * breaker's evidence is reset, and a new execution resumes coordinating the run.
  */
 export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<RedriveReport> {
-  const fromDlq = new Map<string, number>();
+  // 1. Collect the dead letters to re-drive (they stay hidden while we work on them).
+  const dead = new Map<string, ReceivedMessage[]>();
   const seen = new Set<string>();
   let leftInDeadLetters = 0;
   for (;;) {
-    const messages = await deps.deadLetters.receive(10, 0, 30);
+    const messages = await deps.deadLetters.receive(10, 0, 60);
     const fresh = messages.filter((m) => !seen.has(m.id));
     if (fresh.length === 0) {
       for (const m of messages) await deps.deadLetters.setVisibility(m, 0);
       break;
     }
-    for (const message of messages) {
+    for (const message of fresh) {
       seen.add(message.id);
       const parsed = parseTileMessage(message.body);
       if (!parsed.ok || (onlyRunId !== undefined && parsed.message.runId !== onlyRunId)) {
@@ -47,31 +48,20 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
         await deps.deadLetters.setVisibility(message, 0);
         continue;
       }
-      const sent = await deps.queue.sendBatch([message.body]);
-      if (sent.failed.length > 0)
-        throw new Error(`could not re-queue a dead letter: ${sent.failed[0]!.reason}`);
-      await deps.deadLetters.delete(message);
-      const runId = parsed.message.runId;
-      fromDlq.set(runId, (fromDlq.get(runId) ?? 0) + parsed.message.tiles.length);
+      const list = dead.get(parsed.message.runId) ?? [];
+      list.push(message);
+      dead.set(parsed.message.runId, list);
     }
   }
 
-  const runIds = new Set(fromDlq.keys());
+  const runIds = new Set(dead.keys());
   if (onlyRunId) runIds.add(onlyRunId);
   const runs: RedriveReport['runs'][number][] = [];
   for (const runId of runIds) {
     const run = await deps.ledger.getRun(runId);
     if (!run) continue;
-    const tiles: TileTask[] = await deps.ledger.unparkTiles(runId);
-    const bodies: string[] = [];
-    for (let i = 0; i < tiles.length; i += MAX_TILES_PER_MESSAGE) {
-      bodies.push(serializeTileMessage({ v: 1, runId, tiles: tiles.slice(i, i + MAX_TILES_PER_MESSAGE) }));
-    }
-    const sent = await deps.queue.sendBatch(bodies);
-    if (sent.failed.length > 0)
-      throw new Error(`could not re-queue ${sent.failed.length} messages of ${runId}`);
+    // 2. The run takes work again *before* any comes back: a worker must not park it anew.
     await deps.ledger.resetBreaker(runId);
-    let executionArn: string | undefined;
     const wasFinished = run.status !== 'RUNNING';
     await deps.ledger.updateRun(runId, { status: 'RUNNING', reason: 're-driven' }, [
       'FAILED',
@@ -79,6 +69,23 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
       'DRAINING',
       'SUCCEEDED',
     ]);
+    // 3. Parked, cancelled and failed sub-tiles, as new messages.
+    const tiles: TileTask[] = await deps.ledger.unparkTiles(runId);
+    const bodies: string[] = [];
+    for (let i = 0; i < tiles.length; i += MAX_TILES_PER_MESSAGE) {
+      bodies.push(serializeTileMessage({ v: 1, runId, tiles: tiles.slice(i, i + MAX_TILES_PER_MESSAGE) }));
+    }
+    // 4. Dead letters, as new messages: a fresh receive budget.
+    const letters = dead.get(runId) ?? [];
+    const sent = await deps.queue.sendBatch([...bodies, ...letters.map((m) => m.body)]);
+    if (sent.failed.length > 0) throw new Error(`could not re-queue ${sent.failed.length} messages of ${runId}`);
+    for (const letter of letters) await deps.deadLetters.delete(letter);
+    const fromDeadLetters = letters.reduce((n, m) => {
+      const parsed = parseTileMessage(m.body);
+      return n + (parsed.ok ? parsed.message.tiles.length : 0);
+    }, 0);
+
+    let executionArn: string | undefined;
     if (wasFinished) {
       // The run's execution has ended: a new one resumes at the progress loop (no split, no enqueue).
       const name = `${runId}-redrive-${(deps.now ?? Date.now)()}`;
@@ -93,7 +100,7 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
       executionArn = started.executionArn;
       await deps.ledger.updateRun(runId, { executionArn });
     }
-    runs.push({ runId, fromDeadLetters: fromDlq.get(runId) ?? 0, unparked: tiles.length, executionArn });
+    runs.push({ runId, fromDeadLetters, unparked: tiles.length, executionArn });
   }
   return { runs, leftInDeadLetters };
 }

@@ -118,7 +118,7 @@ export function createDynamoLedger(
     },
 
     async updateRun(runId, patch: RunPatch, onlyFrom?: readonly RunStatus[]) {
-      const names: Record<string, string> = { '#status': 'status' };
+      const names: Record<string, string> = {};
       const values: Record<string, unknown> = { ':now': iso() };
       const sets = ['updatedAt = :now'];
       for (const [field, value] of Object.entries(patch)) {
@@ -131,6 +131,8 @@ export function createDynamoLedger(
         values[`:from${i}`] = s;
         return `:from${i}`;
       });
+      // DynamoDB rejects names an expression does not use.
+      if (from.length > 0) names['#status'] = 'status';
       try {
         await db.send(
           new UpdateCommand({
@@ -141,7 +143,7 @@ export function createDynamoLedger(
               from.length > 0
                 ? `attribute_exists(PK) AND #status IN (${from.join(', ')})`
                 : 'attribute_exists(PK)',
-            ExpressionAttributeNames: names,
+            ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
             ExpressionAttributeValues: values,
           }),
         );

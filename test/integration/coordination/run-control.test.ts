@@ -1,0 +1,114 @@
+import { existsSync, mkdtempSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { processTable } from '../../../lib/process/process-table.js';
+import { findFiles } from '../../support/find-files.js';
+import { startTestHub } from '../../support/hub.js';
+import { poisonedCog, slowGeoTiff } from '../../support/raster-fixtures.js';
+import { waitUntil } from '../../support/wait-until.js';
+
+const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+const flagDir = mkdtempSync(join(tmpdir(), 'geohub-fault-'));
+const faultFlag = join(flagDir, 'upload-fails');
+let hub: LocalHub;
+const toolStarts: { runId: string; pid: number }[] = [];
+
+beforeAll(async () => {
+  hub = await startTestHub({
+    breaker: { minSample: 4, failureRatio: 0.5 },
+    // One sub-tile's uploads fail while the flag file exists: a cause a test can remove.
+    workerEnv: { GEOHUB_FAULT: `fail-upload:/9/146/219.tif:${faultFlag}`, GEOHUB_LOG_LEVEL: 'info' },
+    onWorkerLog: (_line, parsed) => {
+      if (parsed?.msg === 'tool started') toolStarts.push({ runId: String(parsed.runId), pid: Number(parsed.pid) });
+    },
+  });
+});
+afterAll(async () => {
+  await hub?.stop();
+  rmSync(flagDir, { recursive: true, force: true });
+});
+
+const poolScratch = () => readdirSync(tmpdir()).filter((d) => d.startsWith('geohub-pool-')).map((d) => join(tmpdir(), d));
+const gdalProcesses = () => processTable().filter((p) => p.command.startsWith('gdal') && p.state !== 'Z');
+
+describe('run control on the local stack', () => {
+  it('stopping the execution mid-run cancels the run: no tool survives, no .part, no claim held', async () => {
+    const started = await hub.upload(slowGeoTiff(), { job: { zoom: 13, resampling: 'lanczos' } });
+    if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+    expect(await waitUntil(() => toolStarts.some((t) => t.runId === started.runId), 60_000)).toBe(true);
+    const stoppedAt = Date.now();
+    await hub.executions.stop(started.executionArn);
+    expect(hub.executions.get(started.executionArn)?.status).toBe('ABORTED');
+
+    expect((await hub.ledger.getRun(started.runId))?.status).toBe('CANCELLED');
+    const pids = toolStarts.filter((t) => t.runId === started.runId).map((t) => t.pid);
+    expect(await waitUntil(() => !gdalProcesses().some((p) => pids.includes(p.pgid)), 5_000, 50)).toBe(true);
+    // Within the grace period: the run watch interval plus SIGTERM to a cooperative gdalwarp.
+    expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 1_000);
+    expect(
+      await waitUntil(async () => {
+        for await (const t of hub.ledger.listTiles(started.runId)) if (t.state === 'CLAIMED') return false;
+        return true;
+      }, 10_000),
+    ).toBe(true);
+    expect(poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))).toEqual([]);
+    const run = await hub.ledger.getRun(started.runId);
+    expect(run?.counters.done).toBeLessThan(run!.counters.total);
+  });
+
+  it('a poisoned run opens the breaker, drains, fails naming it; re-drive after the fix finishes the run', async () => {
+    const { poisoned, good } = poisonedCog();
+    const started = await hub.upload(poisoned, { job: { zoom: 10 } });
+    if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+    const execution = await hub.executions.wait(started.executionArn);
+    expect(execution.status).toBe('FAILED');
+    expect(execution.error).toBe('BreakerOpenError');
+    expect(execution.states).toContain('CircuitBreakerOpen');
+    const failed = await hub.ledger.getRun(started.runId);
+    expect(failed?.status).toBe('FAILED');
+    expect(failed?.breaker).toBe('OPEN');
+    expect(failed?.reason).toMatch(/circuit breaker open: \d+ of \d+ attempts failed/);
+    // Nothing of the run is left queued or in flight; all of it is accounted for.
+    const c = failed!.counters;
+    expect(c.done + c.failed + c.parked + c.cancelled).toBe(c.total);
+
+    // Remove the cause (the object is good again), then re-drive with a fresh budget.
+    await hub.store.putFile(failed!.source.key, good);
+    const report = await hub.redrive(started.runId);
+    const redriven = report.runs.find((r) => r.runId === started.runId)!;
+    expect(redriven.unparked).toBe(c.total - c.done);
+    const resumed = await hub.executions.wait(redriven.executionArn!);
+    expect(resumed.status).toBe('SUCCEEDED');
+    const after = await hub.ledger.getRun(started.runId);
+    expect(after?.status).toBe('SUCCEEDED');
+    expect(after?.counters.done).toBe(after?.counters.total);
+  });
+
+  it('a sub-tile that always fails lands in the DLQ after maxReceiveCount; re-drive returns it', async () => {
+    writeFileSync(faultFlag, 'uploads of /9/146/ fail while this file exists');
+    const started = await hub.upload(RGB, { name: 'dlq.tif', job: { zoom: 9 } });
+    if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+    const execution = await hub.executions.wait(started.executionArn);
+    expect(execution.status).toBe('FAILED');
+    expect(execution.error).toBe('IncompleteRunError');
+    const stalled = await hub.ledger.getRun(started.runId);
+    expect(stalled?.reason).toMatch(/unaccounted \(dead-lettered\)/);
+    expect((await hub.deadLetters.depth()).visible).toBeGreaterThan(0);
+    let victim: { tileId: string; attempts: number; error?: { class: string } } | undefined;
+    for await (const t of hub.ledger.listTiles(started.runId)) {
+      if (t.x === 146 && t.y === 219 && t.state !== 'DONE') victim = { tileId: t.tileId, attempts: t.attempts, error: t.error };
+    }
+    expect(victim?.attempts).toBe(3); // maxReceiveCount
+
+    rmSync(faultFlag);
+    const report = await hub.redrive(started.runId);
+    const redriven = report.runs.find((r) => r.runId === started.runId)!;
+    expect(redriven.fromDeadLetters).toBeGreaterThan(0);
+    const resumed = await hub.executions.wait(redriven.executionArn!);
+    expect({ status: resumed.status, error: resumed.error, cause: resumed.cause, states: resumed.states.slice(-4) }).toMatchObject({ status: 'SUCCEEDED' });
+    expect((await hub.ledger.getRun(started.runId))?.counters.done).toBe(stalled?.counters.total);
+    expect(existsSync(faultFlag)).toBe(false);
+  });
+});

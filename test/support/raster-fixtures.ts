@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, openSync, writeSync, closeSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SHADE = new URL('../../examples/raster/shade.tif', import.meta.url).pathname;
+const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+
+/**
+ * A GeoTIFF that keeps gdalwarp busy for seconds per tile: shade.tif upsampled 20× (20480²,
+ * under 1 MB compressed), warped with lanczos at zoom 12/13 (a job sidecar sets both).
+ */
+export function slowGeoTiff(): string {
+  const out = join(mkdtempSync(join(tmpdir(), 'geohub-slowtif-')), 'slow.tif');
+  execFileSync('gdal_translate', ['-q', '-outsize', '2000%', '2000%', '-r', 'bilinear', '-co', 'COMPRESS=DEFLATE', '-co', 'TILED=YES', SHADE, out]);
+  return out;
+}
+
+/**
+ * A COG whose header is intact (split plans it normally) but whose compressed blocks are
+ * garbage from 40 % of the file on: most tiles fail to decode. Returns it and a good copy.
+ */
+export function poisonedCog(): { poisoned: string; good: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'geohub-poison-'));
+  const good = join(dir, 'good.tif');
+  const poisoned = join(dir, 'poisoned.tif');
+  execFileSync('gdal_translate', ['-q', '-of', 'COG', '-co', 'COMPRESS=DEFLATE', RGB, good]);
+  execFileSync('cp', [good, poisoned]);
+  const size = statSync(poisoned).size;
+  const fd = openSync(poisoned, 'r+');
+  const junk = Buffer.alloc(size - Math.floor(size * 0.4), 0x5a);
+  writeSync(fd, junk, 0, junk.length, Math.floor(size * 0.4));
+  closeSync(fd);
+  return { poisoned, good };
+}

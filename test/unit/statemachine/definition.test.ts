@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { DEFINITION_FILE, readDefinition } from '../../../local/statemachine/definition.js';
+
+describe('the state machine definition', () => {
+  it('passes asl-validator', () => {
+    const out = execFileSync('npx', ['asl-validator', '--json-path', DEFINITION_FILE], { encoding: 'utf8' });
+    expect(out).toContain('is valid');
+  });
+
+  it('uses only Lambda tasks and the states the local runner supports', () => {
+    const states = readDefinition().States as Record<string, { Type: string; Resource?: string }>;
+    const allowed = new Set(['Task', 'Wait', 'Choice', 'Map', 'Pass', 'Fail', 'Succeed']);
+    for (const [name, state] of Object.entries(states)) {
+      expect(allowed.has(state.Type), name).toBe(true);
+      if (state.Type === 'Task') expect(state.Resource).toMatch(/^arn:aws:lambda:/);
+    }
+  });
+
+  it('names the breaker in a state of its own, and retries and catches by error name', () => {
+    const states = readDefinition().States as Record<string, Record<string, unknown>>;
+    expect(states.CircuitBreakerOpen?.Type).toBe('Pass');
+    expect(states.BreakerTripped).toMatchObject({ Type: 'Fail', Error: 'BreakerOpenError' });
+    const retried = (states.Enqueue?.Retry as { ErrorEquals: string[] }[]).flatMap((r) => r.ErrorEquals);
+    expect(retried).toContain('EnqueueSendError');
+  });
+});
