@@ -2,8 +2,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Env } from '../lib/config/config.js';
-import { FAULT_PATTERN } from './faults.js';
 import { ConfigError } from '../lib/config/errors.js';
+import { FAULT_PATTERN } from './faults.js';
 
 const ms = z.coerce.number().int().min(0);
 

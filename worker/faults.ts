@@ -46,7 +46,8 @@ export function withFaults(
     return {
       ...store,
       async putFile(key, path, options) {
-        if (key.includes(part) && existsSync(flag)) throw new InjectedFaultError(`injected upload failure for ${key}`);
+        if (key.includes(part) && existsSync(flag))
+          throw new InjectedFaultError(`injected upload failure for ${key}`);
         return store.putFile(key, path, options);
       },
     };

@@ -10,10 +10,10 @@ import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
-import { OPERATIONS } from './operations.js';
+import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
 import { processTile } from './process-tile.js';
 import { selfCheck } from './self-check.js';
-import { cachedSourceAccess, rangedSourceAccess } from './source-access.js';
+import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
 import { createStopController } from './stop-controller.js';
 import { workerLoop } from './worker-loop.js';
 
@@ -42,10 +42,12 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const ledger = createDynamoLedger(clients.documents, config.table);
   const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
   const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
-  const sources =
-    wc.sourceAccess === 'cached'
-      ? cachedSourceAccess(store, join(wc.scratchDir, 'sources'))
-      : rangedSourceAccess();
+  const cached = cachedSourceAccess(store, join(wc.scratchDir, 'sources'));
+  const sources = routeSourceAccess(
+    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(),
+    cached,
+    NEEDS_LOCAL_SOURCE,
+  );
   const stop = createStopController({
     graceMs: wc.stopGraceMs,
     reserveMs: Math.min(wc.stopGraceMs, wc.killGraceMs + 5_000),

@@ -10,7 +10,8 @@ export interface SelfCheckOptions {
   readonly processes?: () => readonly ProcessInfo[];
 }
 
-const TOOL = /^(gdal|ogr2ogr|ogrinfo|pdal)/;
+// comm is at most 15 characters: the point-cloud extractor shows as "geohub-pointclo".
+const TOOL = /^(gdal|ogr2ogr|ogrinfo|pdal|geohub-pointclo)/;
 
 async function findParts(dir: string): Promise<string[]> {
   let entries: import('node:fs').Dirent[];

@@ -62,3 +62,23 @@ export function cachedSourceAccess(store: ObjectStore, dir: string): SourceAcces
     },
   };
 }
+
+/** Runs of operations that need a local file read through `local`; the rest through `preferred`. */
+export function routeSourceAccess(
+  preferred: SourceAccess,
+  local: SourceAccess,
+  needsLocal: ReadonlySet<string>,
+): SourceAccess {
+  const pick = (operation: string) => (needsLocal.has(operation) ? local : preferred);
+  return {
+    resolve: (run, signal) => pick(run.operation).resolve(run, signal),
+    async retain(runIds) {
+      await preferred.retain(runIds);
+      if (local !== preferred) await local.retain(runIds);
+    },
+    async dispose() {
+      await preferred.dispose();
+      if (local !== preferred) await local.dispose();
+    },
+  };
+}

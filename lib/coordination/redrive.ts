@@ -78,7 +78,8 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
     // 4. Dead letters, as new messages: a fresh receive budget.
     const letters = dead.get(runId) ?? [];
     const sent = await deps.queue.sendBatch([...bodies, ...letters.map((m) => m.body)]);
-    if (sent.failed.length > 0) throw new Error(`could not re-queue ${sent.failed.length} messages of ${runId}`);
+    if (sent.failed.length > 0)
+      throw new Error(`could not re-queue ${sent.failed.length} messages of ${runId}`);
     for (const letter of letters) await deps.deadLetters.delete(letter);
     const fromDeadLetters = letters.reduce((n, m) => {
       const parsed = parseTileMessage(m.body);

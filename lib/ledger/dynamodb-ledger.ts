@@ -410,7 +410,8 @@ export function createDynamoLedger(
       const moved: TileTask[] = [];
       for await (const tile of ledger.listTiles(runId)) {
         if (tile.state !== 'PARKED' && tile.state !== 'CANCELLED' && tile.state !== 'FAILED') continue;
-        const counter = tile.state === 'PARKED' ? 'parked' : tile.state === 'CANCELLED' ? 'cancelled' : 'failed';
+        const counter =
+          tile.state === 'PARKED' ? 'parked' : tile.state === 'CANCELLED' ? 'cancelled' : 'failed';
         try {
           await db.send(
             new TransactWriteCommand({

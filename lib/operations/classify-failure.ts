@@ -1,4 +1,5 @@
 import { ToolExitError, ToolStartError } from '../process/errors.js';
+import { InvalidOperationParamsError, TileGridMismatchError } from './errors.js';
 
 export type FailureKind = 'data' | 'retryable';
 
@@ -10,7 +11,7 @@ const DATA_PATTERNS = [
   /Cannot compute bounding box|Unable to compute a transformation|failed to transform/i,
   /no (coordinate system|SRS|CRS)|missing (source )?(srs|crs)/i,
   /does not exist in the file system|No such file or directory/i,
-  /truncated|corrupt|Invalid (LAS|LAZ|header|file)/i,
+  /truncated|corrupt|Invalid (LAS|LAZ|header|file)|Invalid LAS\/LAZ source/i,
 ];
 
 // What a flaky network or an overloaded service looks like: another attempt may well succeed.
@@ -25,6 +26,8 @@ const TRANSIENT_PATTERNS = [
  */
 export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof ToolStartError) return 'retryable';
+  // The operation's own checks: bad parameters, or a tool that produced the wrong grid.
+  if (error instanceof InvalidOperationParamsError || error instanceof TileGridMismatchError) return 'data';
   if (error instanceof ToolExitError) {
     if (error.signal) return 'retryable'; // killed by someone else: the OOM killer, say
     if (TRANSIENT_PATTERNS.some((p) => p.test(error.stderr))) return 'retryable';

@@ -19,7 +19,12 @@ export interface SendResult {
  */
 export interface WorkQueue {
   /** Long-polls for up to `max` messages, hidden from others for `visibilitySeconds`. */
-  receive(max: number, waitSeconds: number, visibilitySeconds: number, options?: RequestOptions): Promise<ReceivedMessage[]>;
+  receive(
+    max: number,
+    waitSeconds: number,
+    visibilitySeconds: number,
+    options?: RequestOptions,
+  ): Promise<ReceivedMessage[]>;
   /** Sets the message's visibility timeout from now (the heartbeat; 0 returns it at once). */
   setVisibility(message: ReceivedMessage, seconds: number, options?: RequestOptions): Promise<void>;
   delete(message: ReceivedMessage, options?: RequestOptions): Promise<void>;

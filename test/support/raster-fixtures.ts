@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, openSync, writeSync, closeSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,7 +12,20 @@ const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathn
  */
 export function slowGeoTiff(): string {
   const out = join(mkdtempSync(join(tmpdir(), 'geohub-slowtif-')), 'slow.tif');
-  execFileSync('gdal_translate', ['-q', '-outsize', '2000%', '2000%', '-r', 'bilinear', '-co', 'COMPRESS=DEFLATE', '-co', 'TILED=YES', SHADE, out]);
+  execFileSync('gdal_translate', [
+    '-q',
+    '-outsize',
+    '2000%',
+    '2000%',
+    '-r',
+    'bilinear',
+    '-co',
+    'COMPRESS=DEFLATE',
+    '-co',
+    'TILED=YES',
+    SHADE,
+    out,
+  ]);
   return out;
 }
 

@@ -9,6 +9,7 @@ import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
 let hub: LocalHub;
 beforeAll(async () => {
   hub = await startTestHub();
@@ -61,6 +62,35 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     }
     const collection = JSON.parse(readFileSync(join(out, 'collection.json'), 'utf8'));
     expect(collection.type).toBe('Collection');
+  });
+
+  it('turns a point cloud into DTM tiles: 256×256 EPSG:3857 Float32 GeoTIFFs', async () => {
+    const started = await hub.upload(AUTZEN);
+    if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+    const execution = await hub.executions.wait(started.executionArn);
+    expect(execution.status).toBe('SUCCEEDED');
+    const run = await hub.ledger.getRun(started.runId);
+    expect(run?.operation).toBe('pointcloud-dtm');
+    expect(run?.counters.done).toBe(run?.counters.total);
+    const out = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+    let withData = 0;
+    for await (const tile of hub.ledger.listTiles(started.runId)) {
+      const local = join(out, `${tile.tileId}.tif`);
+      await hub.store.download(tile.output!.key, local);
+      const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', local], { encoding: 'utf8' }));
+      expect(info.size).toEqual([256, 256]);
+      expect(info.bands[0].type).toBe('Float32');
+      expect(info.bands[0].noDataValue).toBe(-9999);
+      expect(info.coordinateSystem.wkt).toContain('"EPSG",3857');
+      const max = info.bands[0].maximum as number | undefined;
+      if (max !== undefined && max > -9999) {
+        withData += 1;
+        // Autzen's ground lies between about 406 and 434 feet.
+        expect(info.bands[0].minimum).toBeGreaterThan(400);
+        expect(max).toBeLessThan(440);
+      }
+    }
+    expect(withData).toBeGreaterThan(0);
   });
 
   it('starts no second execution for a duplicate S3 event', async () => {

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { processTable } from '../../../lib/process/process-table.js';
+import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { findFiles } from '../../support/find-files.js';
 import { startTestHub } from '../../support/hub.js';
 import { poisonedCog, slowGeoTiff } from '../../support/raster-fixtures.js';
@@ -21,7 +21,8 @@ beforeAll(async () => {
     // One sub-tile's uploads fail while the flag file exists: a cause a test can remove.
     workerEnv: { GEOHUB_FAULT: `fail-upload:/9/146/219.tif:${faultFlag}`, GEOHUB_LOG_LEVEL: 'info' },
     onWorkerLog: (_line, parsed) => {
-      if (parsed?.msg === 'tool started') toolStarts.push({ runId: String(parsed.runId), pid: Number(parsed.pid) });
+      if (parsed?.msg === 'tool started')
+        toolStarts.push({ runId: String(parsed.runId), pid: Number(parsed.pid) });
     },
   });
 });
@@ -30,7 +31,10 @@ afterAll(async () => {
   rmSync(flagDir, { recursive: true, force: true });
 });
 
-const poolScratch = () => readdirSync(tmpdir()).filter((d) => d.startsWith('geohub-pool-')).map((d) => join(tmpdir(), d));
+const poolScratch = () =>
+  readdirSync(tmpdir())
+    .filter((d) => d.startsWith('geohub-pool-'))
+    .map((d) => join(tmpdir(), d));
 const gdalProcesses = () => processTable().filter((p) => p.command.startsWith('gdal') && p.state !== 'Z');
 
 describe('run control on the local stack', () => {
@@ -98,7 +102,8 @@ describe('run control on the local stack', () => {
     expect((await hub.deadLetters.depth()).visible).toBeGreaterThan(0);
     let victim: { tileId: string; attempts: number; error?: { class: string } } | undefined;
     for await (const t of hub.ledger.listTiles(started.runId)) {
-      if (t.x === 146 && t.y === 219 && t.state !== 'DONE') victim = { tileId: t.tileId, attempts: t.attempts, error: t.error };
+      if (t.x === 146 && t.y === 219 && t.state !== 'DONE')
+        victim = { tileId: t.tileId, attempts: t.attempts, error: t.error };
     }
     expect(victim?.attempts).toBe(3); // maxReceiveCount
 
@@ -107,7 +112,12 @@ describe('run control on the local stack', () => {
     const redriven = report.runs.find((r) => r.runId === started.runId)!;
     expect(redriven.fromDeadLetters).toBeGreaterThan(0);
     const resumed = await hub.executions.wait(redriven.executionArn!);
-    expect({ status: resumed.status, error: resumed.error, cause: resumed.cause, states: resumed.states.slice(-4) }).toMatchObject({ status: 'SUCCEEDED' });
+    expect({
+      status: resumed.status,
+      error: resumed.error,
+      cause: resumed.cause,
+      states: resumed.states.slice(-4),
+    }).toMatchObject({ status: 'SUCCEEDED' });
     expect((await hub.ledger.getRun(started.runId))?.counters.done).toBe(stalled?.counters.total);
     expect(existsSync(faultFlag)).toBe(false);
   });

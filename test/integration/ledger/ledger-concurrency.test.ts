@@ -55,9 +55,9 @@ describe('the ledger under concurrency', () => {
     expect((await ledger.claimTile(runId, tile!, 'old', 1)).outcome).toBe('claimed');
     await new Promise((r) => setTimeout(r, 20));
     expect((await ledger.claimTile(runId, tile!, 'new', 60_000)).outcome).toBe('claimed');
-    await expect(ledger.markDone(runId, tile!.id, 'old', { key: 'k', etag: 'e', bytes: 1 }, 1)).rejects.toBeInstanceOf(
-      LeaseLostError,
-    );
+    await expect(
+      ledger.markDone(runId, tile!.id, 'old', { key: 'k', etag: 'e', bytes: 1 }, 1),
+    ).rejects.toBeInstanceOf(LeaseLostError);
     await expect(ledger.extendLease(runId, tile!.id, 'old', 1_000)).rejects.toBeInstanceOf(LeaseLostError);
     await ledger.markDone(runId, tile!.id, 'new', { key: 'k', etag: 'e', bytes: 1 }, 1);
     expect((await ledger.getRun(runId))?.counters.done).toBe(1);
@@ -69,7 +69,10 @@ describe('the ledger under concurrency', () => {
     await ledger.claimTile(runId, tiles[1]!, 'alive', 60_000);
     await new Promise((r) => setTimeout(r, 20));
     expect(await ledger.reapExpiredLeases(runId, Date.now())).toBe(1);
-    const states = await ledger.getTiles(runId, tiles.map((t) => t.id));
+    const states = await ledger.getTiles(
+      runId,
+      tiles.map((t) => t.id),
+    );
     expect(states.get(tiles[0]!.id)?.state).toBe('QUEUED');
     expect(states.get(tiles[0]!.id)?.owner).toBeUndefined();
     expect(states.get(tiles[1]!.id)?.state).toBe('CLAIMED');
