@@ -138,7 +138,7 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
     list: () => [...executions.values()],
     async stop(arn) {
       const execution = executions.get(arn);
-      if (!execution || execution.status !== 'RUNNING') return;
+      if (execution?.status !== 'RUNNING') return;
       execution.abort();
       await execution.done;
     },

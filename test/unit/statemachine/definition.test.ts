@@ -21,7 +21,7 @@ describe('the state machine definition', () => {
     const states = readDefinition().States as Record<string, Record<string, unknown>>;
     expect(states.CircuitBreakerOpen?.Type).toBe('Pass');
     expect(states.BreakerTripped).toMatchObject({ Type: 'Fail', Error: 'BreakerOpenError' });
-    const retried = (states.Enqueue?.Retry as { ErrorEquals: string[] }[]).flatMap((r) => r.ErrorEquals);
+    const retried = (states.Enqueue!.Retry as { ErrorEquals: string[] }[]).flatMap((r) => r.ErrorEquals);
     expect(retried).toContain('EnqueueSendError');
   });
 });
