@@ -1,55 +1,48 @@
 import { Command, CommanderError } from 'commander';
+import { CliError } from './cli-error.js';
+import { registerControl } from './commands/control.js';
+import { registerCost } from './commands/cost.js';
+import { registerPlan } from './commands/plan.js';
+import { registerRun } from './commands/run.js';
+import { registerUp } from './commands/up.js';
+import type { CliIo } from './io.js';
 
-/** Thrown by a command to end the CLI with one clear line and a chosen exit code. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'CliError';
-  }
-}
-
-export function buildProgram(): Command {
+export function buildProgram(io: CliIo): Command {
   const program = new Command('geohub')
     .description(
       'Orchestration hub for geospatial tile jobs: GDAL and PDAL on SQS, Step Functions and Fargate Spot',
     )
-    .option('--verbose', 'print stack traces with errors')
-    .exitOverride();
-
-  program
-    .command('run')
-    .description('run the main job on the embedded local stack: split <file> into tiles and process them')
-    .argument('<file>', 'a raster (GeoTIFF) or point cloud (LAS/LAZ) to process')
-    .requiredOption('--out <dir>', 'where to copy the tiles, the mosaic VRT and the STAC collection')
-    .option('--zoom <z>', 'XYZ zoom level (default: closest to the source resolution)')
-    .option('--workers <n>', 'number of worker processes', '2')
-    .option('--json', 'print one JSON summary on stdout')
-    .action(() => {
-      throw new CliError('geohub run: not implemented yet', 2);
+    .option('--verbose', 'stack traces with errors; worker logs on stderr')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
     });
+  registerRun(program, io);
+  registerUp(program, io);
+  registerControl(program, io);
+  registerPlan(program, io);
+  registerCost(program, io);
+  for (const command of program.commands) command.exitOverride();
   return program;
 }
 
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+export async function main(
+  argv: readonly string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, exitCode: 0 },
+): Promise<number> {
+  const program = buildProgram(io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    return io.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     const verbose = argv.includes('--verbose');
-    if (error instanceof CliError) {
-      process.stderr.write(`${verbose && error.stack ? error.stack : error.message}\n`);
-      return error.exitCode;
-    }
-    process.stderr.write(
-      `${verbose && error instanceof Error ? error.stack : `geohub: ${(error as Error).message}`}\n`,
-    );
-    return 1;
+    const message = error instanceof Error ? error.message : String(error);
+    const text = verbose && error instanceof Error && error.stack ? error.stack : `geohub: ${message}`;
+    io.stderr.write(`${text}\n`);
+    return error instanceof CliError ? error.exitCode : 1;
   }
 }

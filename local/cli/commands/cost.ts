@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import { SEED_ASSUMPTIONS, type SpotAssumptions, spotCost } from '../../../lib/cost/spot-cost.js';
+import { type CliIo, emit } from '../io.js';
+
+const money = (n: number) => `$${n.toFixed(3)}`;
+const positive = (v: string) => {
+  const n = Number(v);
+  if (!(n > 0)) throw new Error(`expected a positive number, got ${v}`);
+  return n;
+};
+
+export function registerCost(program: Command, io: CliIo): void {
+  program
+    .command('cost')
+    .description(
+      'the seed’s spot cost model: effective cost per completed tile, on-demand vs spot, with and without sub-tile checkpoints',
+    )
+    .option('--rates <list>', 'interruption rates (chance per sub-tile window)', '0.02,0.05,0.10,0.15')
+    .option(
+      '--on-demand <usd>',
+      'cost of one tile job on on-demand capacity',
+      positive,
+      SEED_ASSUMPTIONS.onDemandPerJob,
+    )
+    .option('--spot-ratio <r>', 'spot price as a fraction of on-demand', positive, SEED_ASSUMPTIONS.spotRatio)
+    .option('--job-minutes <m>', 'length of one tile job', positive, SEED_ASSUMPTIONS.jobMinutes)
+    .option('--subtile-minutes <m>', 'length of one sub-tile', positive, SEED_ASSUMPTIONS.subTileMinutes)
+    .option(
+      '--warning-minutes <m>',
+      'notice before the instance is reclaimed',
+      positive,
+      SEED_ASSUMPTIONS.warningMinutes,
+    )
+    .option(
+      '--restart-minutes <m>',
+      'paid per interruption (new capacity, start-up)',
+      positive,
+      SEED_ASSUMPTIONS.restartMinutes,
+    )
+    .option('--json', 'print one JSON object on stdout')
+    .action((opts: Record<string, string | number | boolean | undefined>) => {
+      const assumptions: SpotAssumptions = {
+        onDemandPerJob: Number(opts.onDemand),
+        spotRatio: Number(opts.spotRatio),
+        jobMinutes: Number(opts.jobMinutes),
+        subTileMinutes: Number(opts.subtileMinutes),
+        warningMinutes: Number(opts.warningMinutes),
+        restartMinutes: Number(opts.restartMinutes),
+      };
+      const rates = String(opts.rates)
+        .split(',')
+        .map((r) => Number(r.trim()));
+      if (rates.some((r) => !(r >= 0 && r < 1)))
+        throw new Error('--rates takes numbers in [0, 1), comma-separated');
+      const rows = rates.map((r) => spotCost(r, assumptions));
+      emit(io, Boolean(opts.json), { assumptions, rows }, () => {
+        const head = 'interruption rate | on-demand | spot, checkpointed | spot, no checkpoints';
+        const body = rows.map(
+          (r) =>
+            `${`${(r.rate * 100).toFixed(0)} %`.padStart(17)} | ${money(r.onDemand).padStart(9)} | ${money(r.spotCheckpointed).padStart(18)} | ${money(r.spotWithoutCheckpoints).padStart(20)}${r.spotWithoutCheckpoints > r.onDemand ? '  (worse than on-demand)' : ''}`,
+        );
+        const a = assumptions;
+        return [
+          'Effective cost per completed tile (compute only):',
+          head,
+          ...body,
+          '',
+          `Assumptions: on-demand ${money(a.onDemandPerJob)} per ${a.jobMinutes}-minute job; spot at ${a.spotRatio} of on-demand; ` +
+            `${a.subTileMinutes}-minute sub-tiles; ${a.warningMinutes}-minute warning; ${a.restartMinutes} minutes lost to each restart; ` +
+            'the rate is the chance of an interruption during any one sub-tile-length window.',
+        ].join('\n');
+      });
+    });
+}

@@ -1,0 +1,25 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Where a command writes: injected so tests can capture it. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WriteStream;
+  readonly env: NodeJS.ProcessEnv;
+  /** Exit code the command asks for (0 unless set). */
+  exitCode: number;
+}
+
+/** One JSON object on stdout with --json; the human text otherwise. */
+export function emit(io: CliIo, json: boolean | undefined, value: unknown, human: () => string): void {
+  io.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
+}
+
+export function intOption(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    }
+    return n;
+  };
+}

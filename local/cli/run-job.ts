@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import { access, constants } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { RunRecord } from '../../lib/model/run.js';
+import { startLocalHub } from '../hub/local-hub.js';
+import { CliError } from './cli-error.js';
+import { copyRunOutputs } from './copy-outputs.js';
+
+export interface RunJobOptions {
+  readonly file: string;
+  readonly out: string;
+  readonly zoom?: number;
+  readonly workers: number;
+  /** Called with the run's record as it progresses (counters, status). */
+  readonly onProgress?: (run: RunRecord) => void;
+  /** Aborting (Ctrl-C) cancels the run cleanly, then resolves with its CANCELLED summary. */
+  readonly signal?: AbortSignal;
+  readonly onWorkerLog?: (line: string) => void;
+}
+
+export interface RunSummary {
+  readonly runId: string;
+  readonly status: string;
+  readonly tiles: {
+    readonly total: number;
+    readonly done: number;
+    readonly failed: number;
+    readonly cancelled: number;
+  };
+  readonly outputs: { readonly dir: string; readonly mosaic?: string; readonly stac?: string };
+  readonly durationMs: number;
+  readonly reason?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The main job on the embedded default: start the local stack and workers, upload the file
+ * (the upload's own event starts the run), follow it to the end, copy the outputs, stop
+ * everything. Whatever happens, nothing is left running.
+ */
+export async function runJob(options: RunJobOptions): Promise<RunSummary> {
+  const started = Date.now();
+  const file = resolve(options.file);
+  try {
+    await access(file, constants.R_OK);
+  } catch {
+    throw new CliError(`cannot read ${options.file}`);
+  }
+  const hub = await startLocalHub({
+    workers: options.workers,
+    pollMs: 500,
+    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '2', GEOHUB_LEASE_MS: '30000' },
+    onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
+  });
+  try {
+    const upload = await hub.upload(file, options.zoom === undefined ? {} : { job: { zoom: options.zoom } });
+    if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
+    const runId = upload.runId;
+    if (upload.outcome === 'rejected') {
+      return summary(runId, 'FAILED', undefined, options.out, started, upload.reason);
+    }
+    const execution = hub.executions.wait(upload.executionArn);
+    let ended = false;
+    void execution.then(() => {
+      ended = true;
+    });
+    let cancelling = false;
+    while (!ended) {
+      if (options.signal?.aborted && !cancelling) {
+        cancelling = true;
+        // As the console's Stop button: the execution ends ABORTED, the run CANCELLED, the
+        // workers stop their tools and release their claims.
+        await hub.executions.stop(upload.executionArn);
+      }
+      const run = await hub.ledger.getRun(runId);
+      if (run) options.onProgress?.(run);
+      await Promise.race([execution, sleep(250)]);
+    }
+    if (cancelling) await waitForClaims(hub.ledger, runId);
+    const run = await hub.ledger.getRun(runId);
+    if (run) options.onProgress?.(run);
+    const status = run?.status ?? 'FAILED';
+    const record = hub.executions.get(upload.executionArn);
+    if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
+      await copyRunOutputs(hub.store, runId, options.out);
+    }
+    const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
+    return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason);
+  } finally {
+    await hub.stop();
+  }
+}
+
+/** After a cancel, the workers release their claims within a status poll and a kill grace. */
+async function waitForClaims(ledger: import('../../lib/ledger/ledger.js').Ledger, runId: string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    let claimed = 0;
+    for await (const t of ledger.listTiles(runId)) if (t.state === 'CLAIMED') claimed += 1;
+    if (claimed === 0) return;
+    await sleep(200);
+  }
+}
+
+function summary(
+  runId: string,
+  status: string,
+  run: RunRecord | undefined,
+  out: string,
+  started: number,
+  reason?: string,
+): RunSummary {
+  const c = run?.counters;
+  const dir = resolve(out);
+  return {
+    runId,
+    status,
+    tiles: {
+      total: c?.total ?? 0,
+      done: c?.done ?? 0,
+      failed: c?.failed ?? 0,
+      cancelled: (c?.cancelled ?? 0) + (c?.parked ?? 0),
+    },
+    outputs: {
+      dir,
+      mosaic: existsSync(join(dir, 'mosaic.vrt')) ? join(dir, 'mosaic.vrt') : undefined,
+      stac: existsSync(join(dir, 'collection.json')) ? join(dir, 'collection.json') : undefined,
+    },
+    durationMs: Date.now() - started,
+    ...(reason ? { reason } : {}),
+  };
+}

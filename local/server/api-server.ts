@@ -1,0 +1,178 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { cancelRun } from '../../lib/coordination/cancel-run.js';
+import { runIdSchema } from '../../lib/model/ids.js';
+import { verifyRun } from '../../lib/verify/verify-run.js';
+import type { LocalHub } from '../hub/local-hub.js';
+import { findDebris } from './debris.js';
+
+export interface ApiServer {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const submitSchema = z
+  .object({ path: z.string().min(1).max(4096), zoom: z.number().int().min(0).max(22).optional() })
+  .strict();
+const redriveSchema = z.object({ runId: runIdSchema.optional() }).strict();
+const MAX_BODY = 64 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+async function body(req: IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new HttpError(413, 'request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  if (chunks.length === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'the body is not JSON');
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success)
+    throw new HttpError(
+      400,
+      r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+    );
+  return r.data;
+}
+
+/**
+ * The JSON API of `geohub up`, on loopback only: what the CLI's submit/status/cancel/
+ * redrive/verify commands and the run-control page talk to.
+ */
+export async function startApiServer(hub: LocalHub, port: number, page?: PageHandler): Promise<ApiServer> {
+  const runView = async (runId: string) => {
+    const run = await hub.ledger.getRun(runId);
+    if (!run) throw new HttpError(404, `no run ${runId}`);
+    const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
+    return {
+      ...run,
+      execution: execution
+        ? {
+            status: execution.status,
+            state: execution.states.at(-1),
+            states: execution.states,
+            error: execution.error,
+            cause: execution.cause,
+          }
+        : undefined,
+    };
+  };
+
+  const routes: [string, RegExp, (m: RegExpMatchArray, req: IncomingMessage) => Promise<unknown>][] = [
+    [
+      'GET',
+      /^\/api\/runs$/,
+      async () => Promise.all((await hub.ledger.listRuns(100)).map((r) => runView(r.runId))),
+    ],
+    ['GET', /^\/api\/runs\/([0-9a-z-]+)$/, async (m) => runView(m[1]!)],
+    [
+      'GET',
+      /^\/api\/runs\/([0-9a-z-]+)\/tiles$/,
+      async (m) => {
+        const tiles = [];
+        for await (const t of hub.ledger.listTiles(m[1]!)) tiles.push(t);
+        return tiles;
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/runs$/,
+      async (_m, req) => {
+        const { path, zoom } = parse(submitSchema, await body(req));
+        return hub.upload(path, zoom === undefined ? {} : { job: { zoom } });
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/runs\/([0-9a-z-]+)\/cancel$/,
+      async (m) => {
+        const run = await hub.ledger.getRun(m[1]!);
+        if (!run) throw new HttpError(404, `no run ${m[1]}`);
+        const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
+        // As the console's Stop button; without a running execution, cancel the run directly.
+        if (execution?.status === 'RUNNING') await hub.executions.stop(execution.executionArn);
+        else await cancelRun(hub.ledger, run.runId, 'cancelled by an operator');
+        return runView(run.runId);
+      },
+    ],
+    ['POST', /^\/api\/redrive$/, async (_m, req) => hub.redrive(parse(redriveSchema, await body(req)).runId)],
+    [
+      'GET',
+      /^\/api\/runs\/([0-9a-z-]+)\/verify$/,
+      async (m) => {
+        const report = await verifyRun(hub.ledger, hub.store, m[1]!);
+        let claims = 0;
+        for await (const t of hub.ledger.listTiles(m[1]!)) if (t.state === 'CLAIMED') claims += 1;
+        const debris = findDebris(hub.pool.pids());
+        return {
+          ...report,
+          claimsHeld: claims,
+          ...debris,
+          ok: report.gaps.length === 0 && debris.parts.length === 0 && debris.orphans.length === 0,
+        };
+      },
+    ],
+    ['GET', /^\/api\/workers$/, async () => hub.pool.activity()],
+    [
+      'GET',
+      /^\/api\/queues$/,
+      async () => ({ work: await hub.queue.depth(), deadLetters: await hub.deadLetters.depth() }),
+    ],
+  ];
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
+    if (!route) {
+      if (page?.(req, res)) return;
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
+      return;
+    }
+    route[2](url.pathname.match(route[1])!, req)
+      .then((value) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      })
+      .catch((error: unknown) => {
+        const status = error instanceof HttpError ? error.status : 500;
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: (error as Error).message }));
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,42 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
+import { processTable } from '../../lib/process/process-table.js';
+
+export interface Debris {
+  readonly parts: string[];
+  /** Tool processes (GDAL, PDAL, the point-cloud extractor) not in a live worker's process group. */
+  readonly orphans: { pid: number; command: string; ageSeconds: number }[];
+}
+
+function partsUnder(dir: string): string[] {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) =>
+    e.isDirectory() ? partsUnder(join(dir, e.name)) : e.name.endsWith(PART_SUFFIX) ? [join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * What a cancel must never leave behind, on this machine: `.part` files in the workers'
+ * scratch directories, and tool processes whose worker is gone (their parent is no longer
+ * a geohub worker).
+ */
+export function findDebris(workerPids: readonly number[]): Debris {
+  const scratch = readdirSync(tmpdir())
+    .filter((d) => d.startsWith('geohub-pool-'))
+    .map((d) => join(tmpdir(), d));
+  const table = processTable();
+  const live = new Set(workerPids);
+  const orphans = table
+    .filter(
+      (p) => /^(gdal|ogr2ogr|pdal|geohub-pointclo)/.test(p.command) && p.state !== 'Z' && !live.has(p.ppid),
+    )
+    .map((p) => ({ pid: p.pid, command: p.args.slice(0, 200), ageSeconds: Math.round(p.ageSeconds) }));
+  return { parts: scratch.flatMap(partsUnder), orphans };
+}
