@@ -25,6 +25,17 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          // The built CLI as a user runs it: each test starts and stops its own stack.
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          pool: 'forks',
+        },
+      },
     ],
   },
 });

@@ -7,6 +7,8 @@ export const runEventSchema = z.object({ runId: runIdSchema });
 /** MarkFailed's input: the run and the error the state machine caught. */
 export const markFailedEventSchema = z.object({
   runId: runIdSchema,
+  /** The execution's source, so a run that failed before split recorded it can still be recorded. */
+  source: z.object({ bucket: z.string(), key: z.string(), version: z.string() }).optional(),
   error: z.object({ Error: z.string().max(256), Cause: z.string().max(32_768).optional() }),
 });
 

@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../support/cli.js';
+import { findFiles } from '../support/find-files.js';
+import { leftoverParts, leftoverProcesses } from '../support/leftovers.js';
+import { slowGeoTiff } from '../support/raster-fixtures.js';
+import { waitUntil } from '../support/wait-until.js';
+
+const example = (p: string) => new URL(`../../examples/${p}`, import.meta.url).pathname;
+const outDir = () => mkdtempSync(join(tmpdir(), 'geohub-out-'));
+
+interface Summary {
+  runId: string;
+  status: string;
+  tiles: { total: number; done: number; failed: number; cancelled: number };
+  outputs: { dir: string; mosaic?: string; stac?: string };
+  durationMs: number;
+}
+
+function checkTiles(dir: string, summary: Summary, bands: number) {
+  const tiles = findFiles(dir, (n) => n.endsWith('.tif'));
+  expect(tiles.length).toBe(summary.tiles.total);
+  for (const tile of tiles) {
+    expect(tile.slice(dir.length)).toMatch(/^\/\d+\/\d+\/\d+\.tif$/);
+    const info = JSON.parse(execFileSync('gdalinfo', ['-json', tile], { encoding: 'utf8' }));
+    expect(info.size).toEqual([256, 256]);
+    expect(info.bands).toHaveLength(bands);
+    expect(info.coordinateSystem.wkt).toContain('"EPSG",3857');
+    expect(info.metadata[''] ?? info.metadata.IMAGE_STRUCTURE).toBeDefined();
+    expect(info.metadata.IMAGE_STRUCTURE.COMPRESSION).toBe('DEFLATE');
+  }
+  const vrt = JSON.parse(execFileSync('gdalinfo', ['-json', summary.outputs.mosaic!], { encoding: 'utf8' }));
+  expect(vrt.bands).toHaveLength(bands);
+  const items = JSON.parse(readFileSync(join(dir, 'items.json'), 'utf8'));
+  expect(items.features).toHaveLength(summary.tiles.total);
+  for (const item of items.features) expect(tiles).toContain(join(dir, item.assets.data.href));
+}
+
+describe('geohub run, as a new user runs it', () => {
+  it.each([
+    ['raster/RGB.byte.tif', 3],
+    ['raster/shade.tif', 1],
+    ['pointcloud/autzen_trim.laz', 1],
+  ])(
+    '%s ends SUCCEEDED with valid tiles, mosaic and STAC, and leaves nothing running',
+    async (file, bands) => {
+      const dir = outDir();
+      const r = await runCli(['run', example(file), '--out', dir, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout) as Summary;
+      expect(summary).toMatchObject({ status: 'SUCCEEDED', outputs: { dir } });
+      expect(summary.tiles.done).toBe(summary.tiles.total);
+      expect(summary.tiles.failed).toBe(0);
+      checkTiles(dir, summary, bands);
+      expect(leftoverProcesses()).toEqual([]);
+      expect(leftoverParts()).toEqual([]);
+    },
+  );
+
+  it('a corrupt file exits non-zero with one clear line, and nothing is left running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'geohub-bad-'));
+    const corrupt = join(dir, 'corrupt.tif');
+    writeFileSync(corrupt, readFileSync(example('raster/RGB.byte.tif')).subarray(0, 5_000));
+    const r = await runCli(['run', corrupt, '--out', join(dir, 'out')]);
+    expect(r.code).toBe(1);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('geohub'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^geohub run: the run failed: .*truncated/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace without --verbose
+    expect(leftoverProcesses()).toEqual([]);
+  });
+
+  it('Ctrl-C cancels the run cleanly before exiting: no tool, no .part, no emulator left', async () => {
+    const dir = outDir();
+    const { child, done } = startCli(['run', slowGeoTiff(), '--out', dir, '--zoom', '13', '--workers', '2']);
+    // Wait until the tools are at work, then interrupt as a terminal would.
+    expect(await waitUntil(() => leftoverProcesses().some((p) => p.includes('gdalwarp')), 90_000, 100)).toBe(
+      true,
+    );
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('cancelling the run cleanly');
+    expect(r.stderr).toMatch(/the run cancelled/);
+    expect(leftoverProcesses()).toEqual([]);
+    expect(leftoverParts()).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+});
+
+describe('geohub cost and plan', () => {
+  it('cost shows the seed’s result from its stated assumptions', async () => {
+    const r = await runCli(['cost', '--json']);
+    expect(r.code).toBe(0);
+    const { rows } = JSON.parse(r.stdout) as {
+      rows: { rate: number; onDemand: number; spotCheckpointed: number; spotWithoutCheckpoints: number }[];
+    };
+    const at = (rate: number) => rows.find((x) => x.rate === rate)!;
+    expect(at(0.02).spotCheckpointed).toBeCloseTo(0.034, 2);
+    expect(at(0.15).spotCheckpointed).toBeCloseTo(0.039, 2);
+    // Checkpointed spot stays about a third of on-demand even at 15 %…
+    expect(at(0.15).spotCheckpointed / at(0.15).onDemand).toBeLessThan(0.42);
+    // …while spot without checkpoints at 15 % costs more than on-demand.
+    expect(at(0.15).spotWithoutCheckpoints).toBeGreaterThan(at(0.15).onDemand);
+    const human = await runCli(['cost']);
+    expect(human.stdout).toContain('worse than on-demand');
+  });
+
+  it('plan counts the sub-tiles from the header alone', async () => {
+    const r = await runCli(['plan', example('raster/RGB.byte.tif'), '--json']);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ kind: 'raster', operation: 'raster-xyz', zoom: 9, tiles: 20 });
+    expect(plan.estimate.costUsd.total).toBeGreaterThan(0);
+  });
+
+  it('every command answers --help, and bad input is one line without a stack trace', async () => {
+    for (const command of ['run', 'up', 'submit', 'status', 'cancel', 'redrive', 'verify', 'plan', 'cost']) {
+      const r = await runCli([command, '--help']);
+      expect(r.code, command).toBe(0);
+      expect(r.stdout).toContain(`Usage: geohub ${command}`);
+    }
+    const bad = await runCli(['run', 'does-not-exist.tif', '--out', outDir()]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe('geohub: cannot read does-not-exist.tif');
+  });
+});

@@ -1,0 +1,43 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/geohub.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Starts the built CLI (`bin/geohub.js`, as `npx geohub` does) in the repository root. */
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+} {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const done = new Promise<CliResult>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return startCli(args, env).done;
+}
