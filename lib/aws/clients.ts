@@ -25,6 +25,9 @@ function common(config: Config, endpoint: string | undefined) {
     requestHandler: new NodeHttpHandler({
       connectionTimeout: config.connectTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
+      // Without this, smithy's handler only logs a warning when the timeout passes and the
+      // request hangs on: a hung dependency would hang the worker's cleanup with it.
+      throwOnRequestTimeout: true,
     }),
     ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
   };
