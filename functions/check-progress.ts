@@ -6,8 +6,10 @@ import { type FunctionDeps, functionDeps } from './deps.js';
 /** CheckProgress task: `{runId}` → the run's counters and the coordinator's next step. */
 export const checkProgressTask =
   (deps: Pick<FunctionDeps, 'ledger' | 'queue' | 'deadLetters' | 'config'>) =>
-  async (event: unknown): Promise<Progress> =>
-    checkProgress({ ...deps, breaker: deps.config.breaker }, runEventSchema.parse(event).runId);
+  async (event: unknown): Promise<Progress> => {
+    const { runId } = runEventSchema.parse(event);
+    return checkProgress({ ...deps, breaker: deps.config.breaker }, runId);
+  };
 
 export const handler = middy<unknown, Progress>().handler((event) =>
   checkProgressTask(functionDeps())(event),

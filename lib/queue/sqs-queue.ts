@@ -38,6 +38,7 @@ export function createSqsQueue(
           // The emulator reads only the legacy AttributeNames; AWS reads MessageSystemAttributeNames.
           AttributeNames: ['All'],
           MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+          MessageAttributeNames: ['All'],
         }),
         abortOf(requestOptions),
       );
@@ -46,6 +47,11 @@ export function createSqsQueue(
         body: m.Body ?? '',
         receiptHandle: m.ReceiptHandle ?? '',
         receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
+        attributes: Object.fromEntries(
+          Object.entries(m.MessageAttributes ?? {}).flatMap(([k, v]) =>
+            v.StringValue ? [[k, v.StringValue]] : [],
+          ),
+        ),
       }));
     },
 

@@ -6,6 +6,8 @@ export interface ReceivedMessage {
   readonly receiptHandle: string;
   /** How many times SQS has delivered this message (1 on first delivery). */
   readonly receiveCount: number;
+  /** String message attributes (a dead letter's `reason`). */
+  readonly attributes?: Readonly<Record<string, string>>;
 }
 
 export interface SendResult {
