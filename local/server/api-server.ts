@@ -6,6 +6,9 @@ import { runIdSchema } from '../../lib/model/ids.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { LocalHub } from '../hub/local-hub.js';
 import { findDebris } from './debris.js';
+import { createRunTilesReader } from './page/run-tiles.js';
+import { runTilesGeoJson } from './page/tile-geojson.js';
+import { runTileStates } from './page/tile-state-codes.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -79,6 +82,12 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
         : undefined,
     };
   };
+  // The run-control page's map: manifest sub-tiles merged with ledger states, bounded.
+  const runTiles = createRunTilesReader(hub.store, hub.ledger);
+  const mapOf = async (runId: string) => {
+    if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no run ${runId}`);
+    return runTiles.read(runId);
+  };
 
   const routes: [string, RegExp, (m: RegExpMatchArray, req: IncomingMessage) => Promise<unknown>][] = [
     [
@@ -96,6 +105,8 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
         return tiles;
       },
     ],
+    ['GET', /^\/api\/runs\/([0-9a-z-]+)\/tiles\.geojson$/, async (m) => runTilesGeoJson(await mapOf(m[1]!))],
+    ['GET', /^\/api\/runs\/([0-9a-z-]+)\/tile-states$/, async (m) => runTileStates(await mapOf(m[1]!))],
     [
       'POST',
       /^\/api\/runs$/,

@@ -1,0 +1,74 @@
+import { type ManifestRef, manifestIndexKey, manifestRefSchema } from '../../../lib/manifest/manifest-ref.js';
+import { readManifestChunk } from '../../../lib/manifest/read-manifest-chunk.js';
+import type { TileTask } from '../../../lib/model/tile.js';
+import type { ObjectStore } from '../../../lib/store/object-store.js';
+
+/** Tiles per ranged GET while collecting the shown tiles (64 bytes a line at most: ≤ 320 KB). */
+const CHUNK_TILES = 5_000;
+/** Tiles per ranged GET past the shown ones, where only the extent is kept (≤ 1.3 MB). */
+const SCAN_TILES = 20_000;
+
+/** The XYZ range every sub-tile of the run lies in (one zoom per run). */
+export interface TileExtent {
+  readonly z: number;
+  readonly minX: number;
+  readonly maxX: number;
+  readonly minY: number;
+  readonly maxY: number;
+}
+
+export interface ManifestTiles {
+  /** Sub-tiles in the whole manifest. */
+  readonly total: number;
+  /** The first `cap` of them, in manifest order (a stable order the page relies on). */
+  readonly tiles: readonly TileTask[];
+  /** The range of all of them, shown or not: the run's outline. Undefined for an empty run. */
+  readonly extent?: TileExtent;
+}
+
+function grow(extent: TileExtent | undefined, t: TileTask): TileExtent {
+  if (!extent) return { z: t.z, minX: t.x, maxX: t.x, minY: t.y, maxY: t.y };
+  return {
+    z: extent.z,
+    minX: Math.min(extent.minX, t.x),
+    maxX: Math.max(extent.maxX, t.x),
+    minY: Math.min(extent.minY, t.y),
+    maxY: Math.max(extent.maxY, t.y),
+  };
+}
+
+/**
+ * The first `cap` sub-tiles of a run's manifest and the extent of all of them, or undefined
+ * while there is no manifest yet (the run is still splitting, or failed before its split).
+ * Reads by ranged GETs, so a million-tile run costs no more memory than `cap` tiles.
+ */
+export async function readManifestTiles(
+  store: ObjectStore,
+  runId: string,
+  cap: number,
+): Promise<ManifestTiles | undefined> {
+  const indexKey = manifestIndexKey(runId);
+  // The index is written after every part: its presence means the manifest is complete.
+  if (!(await store.head(indexKey))) return undefined;
+  const ref: ManifestRef = manifestRefSchema.parse(JSON.parse(await store.getText(indexKey)));
+  const tiles: TileTask[] = [];
+  let extent: TileExtent | undefined;
+  for (const part of ref.parts) {
+    let offset = 0;
+    while (offset < part.bytes) {
+      const room = cap - tiles.length;
+      const chunk = await readManifestChunk(
+        store,
+        part,
+        offset,
+        room > 0 ? Math.min(CHUNK_TILES, room) : SCAN_TILES,
+      );
+      for (const t of chunk.tiles) {
+        extent = grow(extent, t);
+        if (tiles.length < cap) tiles.push(t);
+      }
+      offset = chunk.nextOffset;
+    }
+  }
+  return { total: ref.total, tiles, extent };
+}
