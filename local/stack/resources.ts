@@ -60,8 +60,13 @@ const QUEUE_ATTRIBUTES = [
   'SqsManagedSseEnabled',
 ] as const;
 
-/** Resolves the few Serverless variables that resource names use; anything else is an error. */
-function resolveVariables(text: string, service: string, vars: ResourceVariables): string {
+/**
+ * Resolves the few variables that resource names use; anything else is an error. Serverless
+ * variables (`${self:service}`, `${sls:stage}`, `${aws:accountId}`, `${aws:region}`) anywhere;
+ * CloudFormation pseudo parameters (`${AWS::AccountId}`, `${AWS::Region}`) inside `Fn::Sub`,
+ * which is how serverless.yml names the bucket so that packaging needs no AWS call.
+ */
+function resolveVariables(text: string, service: string, vars: ResourceVariables, inSub: boolean): string {
   return text.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
     switch (name.trim()) {
       case 'self:service':
@@ -72,9 +77,14 @@ function resolveVariables(text: string, service: string, vars: ResourceVariables
         return vars.accountId;
       case 'aws:region':
         return vars.region;
-      default:
-        throw new ResourceDefinitionError(`unsupported variable ${whole} in a resource name`);
+      case 'AWS::AccountId':
+        if (inSub) return vars.accountId;
+        break;
+      case 'AWS::Region':
+        if (inSub) return vars.region;
+        break;
     }
+    throw new ResourceDefinitionError(`unsupported variable ${whole} in a resource name`);
   });
 }
 
@@ -100,8 +110,10 @@ export function readResources(vars: ResourceVariables, file: string = SERVERLESS
   if (!resources) throw new ResourceDefinitionError(`${file} has no resources.Resources`);
   const service = vars.service ?? doc.service ?? 'geohub';
   const name = (value: unknown, what: string): string => {
-    if (typeof value !== 'string') throw new ResourceDefinitionError(`${what} needs an explicit name`);
-    return resolveVariables(value, service, vars);
+    if (typeof value === 'string') return resolveVariables(value, service, vars, false);
+    const sub = (value as { 'Fn::Sub'?: unknown } | undefined)?.['Fn::Sub'];
+    if (typeof sub === 'string') return resolveVariables(sub, service, vars, true);
+    throw new ResourceDefinitionError(`${what} needs an explicit name (a string, or Fn::Sub of a string)`);
   };
 
   const buckets = ofType(resources, 'AWS::S3::Bucket');

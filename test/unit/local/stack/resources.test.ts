@@ -26,6 +26,30 @@ describe('readResources (serverless.yml as the one source of truth)', () => {
     expect(work.attributes).toMatchObject({ VisibilityTimeout: '60', SqsManagedSseEnabled: 'true' });
   });
 
+  it('resolves CloudFormation pseudo parameters only inside Fn::Sub', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'geohub-res-'));
+    const write = (bucketName: string) => {
+      const file = join(dir, `serverless-${Math.random()}.yml`);
+      writeFileSync(
+        file,
+        [
+          'service: demo',
+          'resources:',
+          '  Resources:',
+          `    B: { Type: AWS::S3::Bucket, Properties: { BucketName: ${bucketName} } }`,
+          '    T: { Type: AWS::DynamoDB::Table, Properties: { TableName: t, KeySchema: [] } }',
+        ].join('\n'),
+      );
+      return file;
+    };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation and Serverless variables
+    const sub = write('{ Fn::Sub: "${self:service}-${sls:stage}-${AWS::AccountId}-${AWS::Region}" }');
+    expect(readResources(vars, sub).bucket.BucketName).toBe('demo-test-111122223333-eu-west-1');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation variable outside Fn::Sub
+    const plain = write('"x-${AWS::AccountId}"');
+    expect(() => readResources(vars, plain)).toThrow(/AWS::AccountId/);
+  });
+
   it('refuses a name built from a variable it cannot resolve', () => {
     const dir = mkdtempSync(join(tmpdir(), 'geohub-res-'));
     const file = join(dir, 'serverless.yml');
