@@ -34,6 +34,8 @@ export interface WorkerPoolOptions {
 export interface WorkerPool {
   activity(): WorkerActivity[];
   pids(): number[];
+  /** Every worker PID this pool ever started (to prove, after a stop, that none survived). */
+  startedPids(): number[];
   /** SIGTERM to every worker, up to `graceMs` for them to stop, then SIGKILL; no restarts. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -58,6 +60,7 @@ interface Slot {
 export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
   let stopping = false;
+  const started: number[] = [];
   const slots: Slot[] = Array.from({ length: options.size }, (_, slot) => ({
     slot,
     generation: 0,
@@ -79,6 +82,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     s.child = child;
+    if (child.pid !== undefined) started.push(child.pid);
     createInterface({ input: child.stderr! }).on('line', (line) => {
       let parsed: Record<string, unknown> | undefined;
       try {
@@ -128,6 +132,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
           doing: s.doing,
         })),
     pids: () => slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : [])),
+    startedPids: () => [...started],
     async stop(graceMs = 15_000) {
       stopping = true;
       const running = slots.filter((s) => s.child);
