@@ -21,6 +21,7 @@ const schema = z.object({
   GEOHUB_RECEIVE_WAIT_S: z.coerce.number().int().min(0).max(20).default(20),
   GEOHUB_RETRY_DELAY_S: z.coerce.number().int().min(0).max(43_200).default(10),
   GEOHUB_IDLE_EXIT_MS: ms.optional(),
+  GEOHUB_COUNT_REQUESTS: z.enum(['0', '1']).default('0'),
   GEOHUB_ORPHAN_AGE_S: z.coerce.number().int().min(1).optional(),
   GEOHUB_SOURCE_ACCESS: z.enum(['ranged', 'cached']).default('ranged'),
   GEOHUB_FAULT: z.string().regex(FAULT_PATTERN).optional(),
@@ -47,6 +48,8 @@ export interface WorkerConfig {
   readonly sourceAccess: 'ranged' | 'cached';
   /** A GDAL/PDAL process older than this is an orphan (default: the longest budget plus a margin). */
   readonly orphanAgeSeconds: number;
+  /** Log the AWS requests this worker made, by service and command, when it exits (benchmarks). */
+  readonly countRequests: boolean;
   /** Fault injection for reliability tests (see faults.ts); unset in production. */
   readonly fault?: string;
 }
@@ -71,6 +74,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     idleExitMs: e.GEOHUB_IDLE_EXIT_MS,
     sourceAccess: e.GEOHUB_SOURCE_ACCESS,
     fault: e.GEOHUB_FAULT,
+    countRequests: e.GEOHUB_COUNT_REQUESTS === '1',
     orphanAgeSeconds:
       e.GEOHUB_ORPHAN_AGE_S ?? Math.ceil((e.GEOHUB_TOOL_TIMEOUT_MS + e.GEOHUB_KILL_GRACE_MS) / 1000) + 10,
   };

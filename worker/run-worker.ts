@@ -38,7 +38,16 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     return EXIT_SELF_CHECK;
   }
 
-  const clients = createAwsClients(config);
+  const requests = new Map<string, number>();
+  const clients = createAwsClients(
+    config,
+    wc.countRequests
+      ? {
+          onRequest: (service, command) =>
+            requests.set(`${service}.${command}`, (requests.get(`${service}.${command}`) ?? 0) + 1),
+        }
+      : {},
+  );
   const ledger = createDynamoLedger(clients.documents, config.table);
   const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
   const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
@@ -106,6 +115,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     log.info({ code }, 'worker stopping');
     return code;
   } finally {
+    if (wc.countRequests) log.info({ requests: Object.fromEntries(requests) }, 'aws requests');
     stop.dispose();
     await sources.dispose().catch(() => {});
     clients.destroy();

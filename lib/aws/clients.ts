@@ -33,8 +33,32 @@ function common(config: Config, endpoint: string | undefined) {
   };
 }
 
+export interface ClientOptions {
+  /** Called once per request attempt sent (billing counts attempts): e.g. `DynamoDB`, `GetItemCommand`. */
+  readonly onRequest?: (service: string, command: string) => void;
+}
+
+type Stack = { add(middleware: unknown, options: Record<string, unknown>): void };
+
+function countRequests(
+  client: { middlewareStack: unknown },
+  service: string,
+  onRequest: ClientOptions['onRequest'],
+) {
+  if (!onRequest) return;
+  (client.middlewareStack as Stack).add(
+    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+      async (args: unknown) => {
+        onRequest(service, context.commandName ?? 'unknown');
+        return next(args);
+      },
+    // Inside the retry middleware: each attempt is a billed request.
+    { step: 'finalizeRequest', priority: 'low', name: 'geohubRequestCounter' },
+  );
+}
+
 /** One set of SDK clients per process, honouring local endpoints when configured. */
-export function createAwsClients(config: Config): AwsClients {
+export function createAwsClients(config: Config, options: ClientOptions = {}): AwsClients {
   const dynamodb = new DynamoDBClient(common(config, config.endpoints.dynamodb));
   const documents = DynamoDBDocumentClient.from(dynamodb, {
     marshallOptions: { removeUndefinedValues: true },
@@ -52,6 +76,9 @@ export function createAwsClients(config: Config): AwsClients {
       : {}),
   });
   const sqs = new SQSClient(common(config, config.endpoints.sqs));
+  countRequests(dynamodb, 'DynamoDB', options.onRequest);
+  countRequests(s3, 'S3', options.onRequest);
+  countRequests(sqs, 'SQS', options.onRequest);
   return {
     dynamodb,
     documents,

@@ -32,6 +32,8 @@ export interface LocalHubOptions {
   readonly pollMs?: number;
   readonly log?: Logger;
   readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
+  /** Counts the coordinator's AWS requests (the Lambdas' share), for benchmarks. */
+  readonly onAwsRequest?: (service: string, command: string) => void;
   /** Breaker thresholds for this hub's runs. */
   readonly breaker?: { minSample: number; failureRatio: number };
 }
@@ -65,7 +67,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       ...stack.config,
       breaker: options.breaker ?? stack.config.breaker,
     };
-    const clients = createAwsClients(config);
+    const clients = createAwsClients(config, { onRequest: options.onAwsRequest });
     const ledger = createDynamoLedger(clients.documents, config.table);
     const store = createS3Store(clients.s3, config.bucket);
     const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
