@@ -1,0 +1,340 @@
+import { mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { createInterface } from 'node:readline';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processTable } from '../../lib/process/process-table.js';
+import { launchChromium } from '../support/browser.js';
+import { startCli } from '../support/cli.js';
+import { leftoverProcesses } from '../support/leftovers.js';
+import { slowGeoTiff } from '../support/raster-fixtures.js';
+import { waitUntil } from '../support/wait-until.js';
+
+const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
+/** The colours the page gives DONE and CANCELLED sub-tiles (assets/tile-states.js). */
+const DONE_COLOUR = '#2b9348';
+/** Most sub-tiles the map draws (local/server/page/run-tiles.ts). */
+const MAP_CAP = 20_000;
+
+interface Run {
+  runId: string;
+  status: string;
+  counters: { total: number; done: number; cancelled: number; parked: number };
+}
+interface Feature {
+  geometry: { coordinates: number[][][] };
+  properties: { z: number; x: number; y: number; state: string };
+}
+
+let up: ReturnType<typeof startCli> | undefined;
+/** A source slow enough to cancel mid-run, made before any connection is open (it blocks the loop). */
+let slow = '';
+let base = '';
+let browser: Browser | undefined;
+let page: Page;
+/** Uncaught errors and console errors of the page (a CSP violation is one). */
+const pageErrors: string[] = [];
+/** Every URL the page requested: all must be on the local server. */
+const requested: string[] = [];
+/** The runs this file started: their tools must all be gone at the end. */
+const runIds: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  slow = slowGeoTiff();
+  const started = startCli(['up', '--port', '0', '--json']);
+  up = started;
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: started.child.stdout! }).once('line', resolve);
+    started.child.once('exit', (code) => reject(new Error(`geohub up exited early (${code})`)));
+  });
+  base = (JSON.parse(line) as { url: string }).url;
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
+  page.on('request', (r) => requested.push(r.url()));
+});
+
+afterAll(async () => {
+  // Both, whatever fails: the browser first (it talks to up), then up itself.
+  try {
+    await browser?.close();
+  } finally {
+    if (up && up.child.exitCode === null && up.child.signalCode === null) up.child.kill('SIGINT');
+    await up?.done;
+  }
+});
+
+async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const r = await fetch(`${base}${path}`, init);
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+/** The run, or undefined until its split records it. */
+async function runOf(runId: string): Promise<Run | undefined> {
+  const r = await fetch(`${base}/api/runs/${runId}`);
+  if (r.status === 404) return undefined;
+  if (!r.ok) throw new Error(`run ${runId}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as Run;
+}
+
+/** Polls the page (through its locators) until `check` holds. */
+async function pageShows(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  expect(await waitUntil(check, timeoutMs, 100)).toBe(true);
+}
+
+/** Processes started by `pid`, at any depth: other test runs on this machine are not ours to judge. */
+function descendantsOf(pid: number): Set<number> {
+  const table = processTable();
+  const found = new Set<number>([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of table) {
+      if (found.has(p.ppid) && !found.has(p.pid)) {
+        found.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+const submit = (path: string, zoom?: number) =>
+  api<{ runId: string }>('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(zoom === undefined ? { path } : { path, zoom }),
+  });
+
+/** A GET with the path sent exactly as written (fetch would normalise `..` away). */
+function rawGet(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    request({ hostname, port, path, method: 'GET' }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** The lon/lat corners of XYZ tile z/x/y: the grid's definition, computed independently of the server. */
+function tileCorners(z: number, x: number, y: number) {
+  const n = 2 ** z;
+  const lon = (i: number) => (i / n) * 360 - 180;
+  const lat = (j: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * j) / n))) * 180) / Math.PI;
+  return { west: lon(x), east: lon(x + 1), north: lat(y), south: lat(y + 1) };
+}
+
+const rowOf = (runId: string) => page.locator(`#runs tr[data-run-id="${runId}"]`);
+const statusIn = async (runId: string) => rowOf(runId).locator('.status').textContent();
+const subtiles = (colour?: string) =>
+  page.locator(colour ? `#map path.subtile[fill="${colour}"]` : '#map path.subtile');
+const legendCount = async (state: string) =>
+  Number((await page.locator(`.map-legend .count[data-state="${state}"]`).textContent())?.replace(/,/g, ''));
+const gdalwarpsOf = (runId: string) =>
+  processTable().filter((p) => p.state !== 'Z' && p.command.startsWith('gdalwarp') && p.args.includes(runId));
+
+describe('the run-control page of geohub up', () => {
+  it('serves the page and Leaflet from a fixed allow-list under a strict CSP', async () => {
+    const index = await fetch(`${base}/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = index.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("img-src 'self' data:");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const types = {
+      '/app.js': /^text\/javascript/,
+      '/style.css': /^text\/css/,
+      '/vendor/leaflet/leaflet.js': /^text\/javascript/,
+      '/vendor/leaflet/leaflet.css': /^text\/css/,
+      '/vendor/leaflet/images/layers.png': /^image\/png$/,
+    };
+    for (const [path, type] of Object.entries(types)) {
+      const r = await fetch(`${base}${path}`);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('content-type'), path).toMatch(type);
+      expect(r.headers.get('content-security-policy'), path).toBe(csp);
+    }
+    // Only the allow-list: no traversal, no other file of Leaflet's package, no source file.
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/vendor/leaflet/../../package.json',
+      '/vendor/leaflet/%2e%2e/%2e%2e/package.json',
+      '/vendor/leaflet/leaflet-src.js',
+      '/vendor/leaflet/package.json',
+      '/page.ts',
+      '/static-assets.ts',
+      '//etc/passwd',
+    ]) {
+      expect(await rawGet(path), path).toBe(404);
+    }
+    expect((await fetch(`${base}/`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('lists a finished run and maps every sub-tile on its footprint, DONE; saves a screenshot', async () => {
+    const { runId } = await submit(RGB);
+    runIds.push(runId);
+    expect(await waitUntil(async () => (await runOf(runId))?.status === 'SUCCEEDED', 120_000, 500)).toBe(
+      true,
+    );
+    const run = (await runOf(runId))!;
+    expect(run.counters.total).toBeGreaterThan(0);
+
+    await page.goto(`${base}/#run=${runId}`);
+    await pageShows(
+      async () => (await rowOf(runId).count()) === 1 && (await statusIn(runId)) === 'SUCCEEDED',
+    );
+    const cells = await rowOf(runId).locator('td').allTextContents();
+    expect(cells[1]).toBe('RGB.byte.tif');
+    expect(cells.slice(3, 8)).toEqual([run.counters.total, 0, 0, 0, run.counters.total].map(String));
+
+    // One polygon per sub-tile, all coloured DONE.
+    await pageShows(async () => (await subtiles().count()) === run.counters.total);
+    await pageShows(async () => (await subtiles(DONE_COLOUR).count()) === run.counters.total);
+    expect(await legendCount('DONE')).toBe(run.counters.total);
+    expect(await legendCount('QUEUED')).toBe(0);
+
+    // The geometry behind them is the tiles' real footprint in lon/lat.
+    const collection = await api<{ total: number; truncated: boolean; features: Feature[] }>(
+      `/api/runs/${runId}/tiles.geojson`,
+    );
+    expect(collection).toMatchObject({ total: run.counters.total, truncated: false });
+    expect(collection.features).toHaveLength(run.counters.total);
+    for (const f of collection.features) {
+      const { z, x, y } = f.properties;
+      const c = tileCorners(z, x, y);
+      const ring = f.geometry.coordinates[0]!;
+      expect(ring).toHaveLength(5);
+      const lons = ring.map((p) => p[0]!);
+      const lats = ring.map((p) => p[1]!);
+      expect(Math.min(...lons)).toBeCloseTo(c.west, 6);
+      expect(Math.max(...lons)).toBeCloseTo(c.east, 6);
+      expect(Math.min(...lats)).toBeCloseTo(c.south, 6);
+      expect(Math.max(...lats)).toBeCloseTo(c.north, 6);
+      expect(f.properties.state).toBe('DONE');
+    }
+
+    // A local execution has no console page; a deployed one does, in the console's URL format.
+    expect(await page.locator('#console-link').isHidden()).toBe(true);
+    // A string, not a function: the test runner rewrites import() in the test's own code.
+    const consoleUrl = (arn: string) =>
+      page.evaluate<string | undefined>(
+        `import('/console-link.js').then((m) => m.stepFunctionsConsoleUrl(${JSON.stringify(arn)}))`,
+      );
+    const deployed = 'arn:aws:states:eu-west-1:123456789012:execution:geohub-coordinator:r-abc';
+    expect(await consoleUrl(deployed)).toBe(
+      `https://eu-west-1.console.aws.amazon.com/states/home?region=eu-west-1#/v2/executions/details/${deployed}`,
+    );
+    expect(
+      await consoleUrl('arn:aws:states:us-east-1:000000000000:execution:geohub-local:r-abc'),
+    ).toBeUndefined();
+
+    await page.locator('#map').screenshot({ path: `${ARTIFACTS}page-finished-run-map.png` });
+    await page.screenshot({ path: `${ARTIFACTS}page-finished-run.png`, fullPage: true });
+  });
+
+  it('cancel on a running run ends it CANCELLED, live, and nothing of it keeps running', async () => {
+    const { runId } = await submit(slow, 13);
+    runIds.push(runId);
+    await page.goto(`${base}/`);
+    await rowOf(runId).click({ timeout: 30_000 });
+    expect(await waitUntil(() => gdalwarpsOf(runId).length > 0, 90_000, 100)).toBe(true);
+    // Live: the page shows the claimed sub-tile without a reload.
+    await pageShows(async () => (await legendCount('CLAIMED')) > 0);
+    const run = (await runOf(runId))!;
+    expect(run.status).toBe('RUNNING');
+    expect(await subtiles().count()).toBe(run.counters.total);
+    expect(await statusIn(runId)).toBe('RUNNING');
+
+    page.once('dialog', (d) => void d.accept());
+    const cancel = page.locator('#cancel-run');
+    expect(await cancel.isEnabled()).toBe(true);
+    await cancel.click();
+    await pageShows(async () => (await statusIn(runId)) === 'CANCELLED');
+    expect((await runOf(runId))?.status).toBe('CANCELLED');
+    // Nothing of the run keeps running while up still runs: no tool, no claim, no partial file.
+    expect(await waitUntil(() => gdalwarpsOf(runId).length === 0, 10_000, 100)).toBe(true);
+    // The claim release and the .part removal follow the tool's death (cleanup runs in order).
+    let verify: { claimsHeld: number; parts: string[] } | undefined;
+    await waitUntil(
+      async () => {
+        verify = await api<{ claimsHeld: number; parts: string[] }>(`/api/runs/${runId}/verify`);
+        return verify.claimsHeld === 0 && verify.parts.length === 0;
+      },
+      10_000,
+      200,
+    );
+    expect(verify).toMatchObject({ claimsHeld: 0, parts: [] });
+    await pageShows(async () => (await legendCount('CLAIMED')) === 0);
+    expect(await cancel.isDisabled()).toBe(true);
+    expect(await page.locator('#redrive-run').isEnabled()).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}page-cancelled-run.png`, fullPage: true });
+  });
+
+  it('bounds the map of a large run: the first 20,000 sub-tiles on a canvas, the whole outline, a note', async () => {
+    const { runId } = await submit(RGB, 15);
+    runIds.push(runId);
+    expect(await waitUntil(async () => ((await runOf(runId))?.counters.total ?? 0) > 0, 60_000, 500)).toBe(
+      true,
+    );
+    const run = (await runOf(runId))!;
+    expect(run.counters.total).toBeGreaterThan(MAP_CAP);
+
+    const polled = await api<{ shown: number; total: number; truncated: boolean; states: string }>(
+      `/api/runs/${runId}/tile-states`,
+    );
+    expect(polled).toMatchObject({ shown: MAP_CAP, total: run.counters.total, truncated: true });
+    expect(polled.states).toHaveLength(MAP_CAP);
+    const collection = await api<{ bbox: number[]; features: Feature[] }>(`/api/runs/${runId}/tiles.geojson`);
+    expect(collection.features).toHaveLength(MAP_CAP);
+    // The outline is the whole run's: it holds every drawn tile and reaches beyond them (south).
+    const [west, south, east, north] = collection.bbox as [number, number, number, number];
+    const lats = collection.features.flatMap((f) => f.geometry.coordinates[0]!.map((p) => p[1]!));
+    const lons = collection.features.flatMap((f) => f.geometry.coordinates[0]!.map((p) => p[0]!));
+    expect(Math.min(...lons)).toBeGreaterThanOrEqual(west);
+    expect(Math.max(...lons)).toBeLessThanOrEqual(east);
+    expect(Math.max(...lats)).toBeLessThanOrEqual(north);
+    expect(Math.min(...lats)).toBeGreaterThan(south);
+
+    await page.goto(`${base}/#run=${runId}`);
+    const map = page.locator('#map');
+    await pageShows(async () => (await map.getAttribute('data-features')) === String(MAP_CAP), 60_000);
+    expect(await map.getAttribute('data-renderer')).toBe('canvas');
+    expect(await page.locator('#map-note').textContent()).toBe(
+      `showing the first 20,000 of ${run.counters.total.toLocaleString('en')} sub-tiles`,
+    );
+    await api(`/api/runs/${runId}/cancel`, { method: 'POST' });
+    await pageShows(async () => (await statusIn(runId)) === 'CANCELLED');
+  });
+
+  it('loads nothing from anywhere but the local server, and logs no error', () => {
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Ctrl-C stops geohub up and everything it started', async () => {
+    await browser?.close();
+    const ours = descendantsOf(up!.child.pid!);
+    up!.child.kill('SIGINT');
+    const r = await up!.done;
+    expect(r.code).toBe(0);
+    // Its stack, workers and tools are gone. Once up has exited they would be reparented, so
+    // they are recognised by the pids taken before the stop, and tools by our runs' ids.
+    const left = leftoverProcesses().filter((line) => ours.has(Number(line.split(' ')[0])));
+    expect(left).toEqual([]);
+    expect(runIds.flatMap(gdalwarpsOf)).toEqual([]);
+  });
+});
