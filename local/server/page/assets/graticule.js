@@ -5,10 +5,11 @@ const STEPS = [
   30, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 5e-4, 2e-4, 1e-4, 5e-5, 2e-5, 1e-5,
 ];
 const MIN_LINES = 3;
-/** Pixels kept free of labels by the zoom buttons (top left) and the scale bar and lon labels (bottom). */
+/** Pixels kept free of labels: zoom buttons (top left), scale bar (bottom left), attribution (bottom right). */
 const CLEAR_TOP = 80;
 const CLEAR_LEFT = 110;
 const CLEAR_BOTTOM = 40;
+const CLEAR_RIGHT = 80;
 /** The square Web Mercator world ends here (atan(sinh(π))). */
 const MAX_LAT = 85.0511287798066;
 
@@ -52,7 +53,9 @@ export function addGraticule(L, map, onStep = () => {}) {
     const at = (lat, lng, text, className) => {
       const p = map.latLngToContainerPoint([lat, lng]);
       const bottom = map.getSize().y - CLEAR_BOTTOM;
-      if (className === 'graticule-lat' ? p.y < CLEAR_TOP || p.y > bottom : p.x < CLEAR_LEFT) return;
+      const right = map.getSize().x - CLEAR_RIGHT;
+      if (className === 'graticule-lat' ? p.y < CLEAR_TOP || p.y > bottom : p.x < CLEAR_LEFT || p.x > right)
+        return;
       L.marker([lat, lng], {
         pane: 'graticule',
         interactive: false,

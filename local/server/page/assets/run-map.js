@@ -29,7 +29,7 @@ function popupFor(tile, state) {
 export function createRunMap(L, container) {
   const map = L.map(container, { zoomSnap: 0.25, minZoom: 1, maxZoom: 26, worldCopyJump: false });
   map.setView([20, 0], 2);
-  map.attributionControl.setPrefix('Leaflet · sub-tiles of the geohub ledger');
+  map.attributionControl.setPrefix('Leaflet');
   L.control.scale({ imperial: false, position: 'bottomleft' }).addTo(map);
   const legend = createMapLegend(L);
   legend.control.addTo(map);
@@ -97,7 +97,8 @@ export function createRunMap(L, container) {
           fill: false,
           interactive: false,
         }).addTo(map);
-        map.fitBounds(bounds, { padding: [24, 24] });
+        // Clear of the zoom buttons (left) and the scale bar and labels (bottom), centred.
+        map.fitBounds(bounds, { paddingTopLeft: [56, 24], paddingBottomRight: [56, 40] });
       }
     },
     /** Applies a tile-states poll: one letter per feature, in the geometry's order. */
