@@ -34,8 +34,8 @@ const stubborn = await benchCancelStubborn(10_000);
 
 const ranged = overhead.runs.find((r) => r.sourceAccess === 'ranged')!;
 const cost = pricePer1000(
-  ranged.requests,
-  ranged.s3HttpRequests,
+  overhead.counted.requests,
+  overhead.counted.s3HttpRequests,
   // On AWS the progress loop waits 10 s (locally 0.25 s): Wait → CheckProgress → Decide per turn.
   12 + Math.ceil(ranged.runSeconds / 10) * 3,
   overhead.tiles,
