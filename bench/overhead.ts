@@ -11,9 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { rasterXyzArgs } from '../lib/operations/raster-xyz.js';
+import { descendants } from '../lib/process/process-table.js';
 import { manifestTiles } from '../local/chaos/manifest-tiles.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
 import { startCountingProxy } from './support/counting-http-proxy.js';
+import { totalCpu } from './support/cpu.js';
 
 export interface OverheadFigures {
   readonly tiles: number;
@@ -26,6 +28,8 @@ export interface OverheadFigures {
     readonly stopSeconds: number;
     readonly ratioExcludingStartup: number;
     readonly ratioIncludingStartup: number;
+    /** CPU seconds the local AWS stand-ins (DynamoDB Local, s3rver, SQS) and the worker processes used during the run. */
+    readonly cpu: { readonly stack: number; readonly workers: number };
   }[];
   /** From a third run with every AWS request counted (GDAL's through a counting proxy). */
   readonly counted: {
@@ -109,12 +113,20 @@ export async function benchOverhead(source: string, workers = 2): Promise<Overhe
           }
         },
       });
+      const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
+      await new Promise((r) => setTimeout(r, 1_000)); // let the workers finish starting
+      const stackCpu0 = totalCpu(stackPids);
+      const workerCpu0 = totalCpu(pool.pids());
       const t1 = performance.now();
       const started = await hub.upload(source, { name: `bench-${sourceAccess}.tif` });
       if (started.outcome !== 'started')
         throw new Error(`bench run did not start: ${JSON.stringify(started)}`);
       const execution = await hub.executions.wait(started.executionArn);
       const t2 = performance.now();
+      const cpu = {
+        stack: Math.round((totalCpu(stackPids) - stackCpu0) * 10) / 10,
+        workers: Math.round((totalCpu(pool.pids()) - workerCpu0) * 10) / 10,
+      };
       if (execution.status !== 'SUCCEEDED')
         throw new Error(`bench run ended ${execution.status}: ${execution.cause}`);
       tiles = await manifestTiles(hub.store, started.runId);
@@ -137,6 +149,7 @@ export async function benchOverhead(source: string, workers = 2): Promise<Overhe
         stopSeconds: seconds(t3 - t2),
         ratioExcludingStartup: 0,
         ratioIncludingStartup: 0,
+        cpu,
       });
     } finally {
       await proxy?.close();

@@ -61,6 +61,7 @@ const rows = [
   '| figure | result | target |',
   '| --- | --- | --- |',
   `| overhead, ${overhead.tiles} sub-tiles, 2 workers, source read by ranged GETs (/vsis3/) | ${ranged.runSeconds} s vs raw ${overhead.rawSeconds} s: **×${ranged.ratioExcludingStartup}** without start-up, ×${ranged.ratioIncludingStartup} with it | ≤ 1.10 without start-up |`,
+  `| CPU the local AWS stand-ins used during that run (a remote service on AWS) | ${ranged.cpu.stack} CPU-s; worker processes themselves ${ranged.cpu.workers} CPU-s, of ${(ranged.runSeconds * m.cpus).toFixed(0)} CPU-s available | |`,
   `| overhead, same, one cached copy of the source per worker | ${cached.runSeconds} s: **×${cached.ratioExcludingStartup}** without start-up, ×${cached.ratioIncludingStartup} with it | ≤ 1.10 |`,
   `| split + enqueue of 1,000,000 sub-tiles | split ${(million.split.ms / 1000).toFixed(1)} s, enqueue ${(million.enqueue.ms / 1000).toFixed(1)} s (longest call ${(million.enqueue.longestCallMs / 1000).toFixed(1)} s); peak RSS ${million.split.peakRssMiB} MiB (split), ${million.enqueue.peakRssMiB} MiB (enqueue) | within Lambda limits |`,
   `| sub-tiles redone after a SIGTERM mid-run (${sigterm.tiles} sub-tiles) | ${sigterm.redone} (in flight: ${sigterm.inFlightAtSigterm}) | ≤ in flight |`,
