@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
@@ -102,6 +102,23 @@ function descendantsOf(pid: number): Set<number> {
     }
   }
   return found;
+}
+
+/** Workers of the pool in process `poolPid`, found by the id the pool gives them (even once reparented). */
+function workersOf(poolPid: number): number[] {
+  const id = new RegExp(`^GEOHUB_WORKER_ID=local-\\d+-\\d+-${poolPid}$`);
+  return processTable()
+    .filter((p) => p.state !== 'Z' && p.command.startsWith('geohub-worker'))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p.pid}/environ`, 'utf8')
+          .split('\0')
+          .some((e) => id.test(e));
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map((p) => p.pid);
 }
 
 const submit = (path: string, zoom?: number) =>
@@ -328,6 +345,7 @@ describe('the run-control page of geohub up', () => {
   it('Ctrl-C stops geohub up and everything it started', async () => {
     await browser?.close();
     const ours = descendantsOf(up!.child.pid!);
+    expect(workersOf(up!.child.pid!)).toHaveLength(2);
     up!.child.kill('SIGINT');
     const r = await up!.done;
     expect(r.code).toBe(0);
@@ -335,6 +353,7 @@ describe('the run-control page of geohub up', () => {
     // they are recognised by the pids taken before the stop, and tools by our runs' ids.
     const left = leftoverProcesses().filter((line) => ours.has(Number(line.split(' ')[0])));
     expect(left).toEqual([]);
+    expect(workersOf(up!.child.pid!)).toEqual([]);
     expect(runIds.flatMap(gdalwarpsOf)).toEqual([]);
   });
 });
