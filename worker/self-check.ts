@@ -1,5 +1,4 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { findFiles } from '../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../lib/output/atomic-output.js';
 import { type ProcessInfo, processTable } from '../lib/process/process-table.js';
 
@@ -12,23 +11,6 @@ export interface SelfCheckOptions {
 
 // comm is at most 15 characters: the point-cloud extractor shows as "geohub-pointclo".
 const TOOL = /^(gdal|ogr2ogr|ogrinfo|pdal|geohub-pointclo)/;
-
-async function findParts(dir: string): Promise<string[]> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const found: string[] = [];
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await findParts(path)));
-    else if (entry.name.endsWith(PART_SUFFIX)) found.push(path);
-  }
-  return found;
-}
 
 /**
  * The start-up check of the seed: orphaned tool processes and stale partial outputs are
@@ -45,6 +27,7 @@ export async function selfCheck(options: SelfCheckOptions): Promise<string[]> {
       );
     }
   }
-  for (const part of await findParts(options.scratchDir)) problems.push(`stale partial output ${part}`);
+  for (const part of findFiles(options.scratchDir, (n) => n.endsWith(PART_SUFFIX)))
+    problems.push(`stale partial output ${part}`);
   return problems;
 }

@@ -1,6 +1,25 @@
 import type { Ledger } from '../ledger/ledger.js';
 import type { SourceRef } from '../model/run.js';
 
+/** Records a run that failed before it could be split (no sub-tiles), with its reason. */
+export async function recordFailedRun(
+  ledger: Ledger,
+  runId: string,
+  source: SourceRef,
+  reason: string,
+): Promise<void> {
+  await ledger.createRun({
+    runId,
+    status: 'FAILED',
+    source,
+    operation: 'raster-xyz',
+    params: {},
+    paramsVersion: '',
+    total: 0,
+    reason,
+  });
+}
+
 /**
  * Records why a run ended FAILED (an error the state machine caught, or an open breaker).
  * A run that failed before split could record it (an unreadable source) is recorded here,
@@ -18,14 +37,5 @@ export async function failRun(
     'DRAINING',
   ]);
   if (updated || !source || (await ledger.getRun(runId))) return;
-  await ledger.createRun({
-    runId,
-    status: 'FAILED',
-    source,
-    operation: 'raster-xyz',
-    params: {},
-    paramsVersion: '',
-    total: 0,
-    reason,
-  });
+  await recordFailedRun(ledger, runId, source, reason);
 }

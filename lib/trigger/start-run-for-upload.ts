@@ -1,4 +1,5 @@
 import type { ExecutionStarter } from '../coordination/execution-starter.js';
+import { recordFailedRun } from '../coordination/fail-run.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { runIdFor } from '../model/ids.js';
 import { InvalidJobParamsError } from '../split/errors.js';
@@ -39,16 +40,7 @@ export async function startRunForUpload(deps: StartRunDeps, upload: UploadRecord
     if (await deps.store.head(sidecar)) job = parseJobParams(await deps.store.getText(sidecar), sidecar);
   } catch (error) {
     if (!(error instanceof InvalidJobParamsError)) throw error;
-    await deps.ledger.createRun({
-      runId,
-      status: 'FAILED',
-      source,
-      operation: 'raster-xyz',
-      params: {},
-      paramsVersion: '',
-      total: 0,
-      reason: error.message,
-    });
+    await recordFailedRun(deps.ledger, runId, source, error.message);
     return { outcome: 'rejected', runId, reason: error.message };
   }
 

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { processTable } from '../../lib/process/process-table.js';
 
@@ -8,18 +9,6 @@ export interface Debris {
   readonly parts: string[];
   /** Tool processes (GDAL, PDAL, the point-cloud extractor) not in a live worker's process group. */
   readonly orphans: { pid: number; command: string; ageSeconds: number }[];
-}
-
-function partsUnder(dir: string): string[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((e) =>
-    e.isDirectory() ? partsUnder(join(dir, e.name)) : e.name.endsWith(PART_SUFFIX) ? [join(dir, e.name)] : [],
-  );
 }
 
 /**
@@ -38,5 +27,5 @@ export function findDebris(workerPids: readonly number[]): Debris {
       (p) => /^(gdal|ogr2ogr|pdal|geohub-pointclo)/.test(p.command) && p.state !== 'Z' && !live.has(p.ppid),
     )
     .map((p) => ({ pid: p.pid, command: p.args.slice(0, 200), ageSeconds: Math.round(p.ageSeconds) }));
-  return { parts: scratch.flatMap(partsUnder), orphans };
+  return { parts: scratch.flatMap((d) => findFiles(d, (n) => n.endsWith(PART_SUFFIX))), orphans };
 }
