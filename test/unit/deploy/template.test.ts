@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config/config.js';
@@ -9,6 +11,7 @@ import {
   allStatements,
   asArray,
   type CfnResource,
+  extractZip,
   ofType,
   PACKAGE_DIR,
   packageOffline,
@@ -59,6 +62,45 @@ describe('npm run package (offline, no credentials)', () => {
       expect(existsSync(join(PACKAGE_DIR, basename(p.Code.S3Key))), `${p.Code.S3Key} was built`).toBe(true);
     }
     expect(lambdas()).toHaveLength(HANDLER_FILES.length);
+  });
+
+  it('builds bundles that load on Node and reach AWS with only their environment', () => {
+    // Each zip is extracted and imported by a plain node process, as the Lambda runtime does.
+    const dir = mkdtempSync(join(tmpdir(), 'geohub-bundles-'));
+    try {
+      for (const zip of readdirSync(PACKAGE_DIR).filter((f) => f.endsWith('.zip')))
+        expect(extractZip(join(PACKAGE_DIR, zip), dir).some((n) => n.endsWith('.mjs.map'))).toBe(true);
+      const script = [
+        'const out = {};',
+        `for (const f of ${JSON.stringify(HANDLER_FILES)}) {`,
+        `  const m = await import(${JSON.stringify(`${dir}/functions/`)} + f + '.mjs');`,
+        '  out[f] = typeof m.handler;',
+        '}',
+        // One call through the SDK: the reaper queries the ledger (nothing listens on port 9).
+        `const { handler } = await import(${JSON.stringify(`${dir}/functions/reaper.mjs`)});`,
+        'try { await handler({}, {}); out.call = "no error"; } catch (e) { out.call = e.code ?? e.name; }',
+        'process.stdout.write(JSON.stringify(out));',
+      ].join('\n');
+      const env = {
+        PATH: process.env.PATH,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        GEOHUB_BUCKET: `${SERVICE}-${STAGE}-${ACCOUNT}-data`,
+        GEOHUB_TABLE: `${SERVICE}-${STAGE}-ledger`,
+        GEOHUB_QUEUE_URL: 'http://127.0.0.1:9/work',
+        GEOHUB_DLQ_URL: 'http://127.0.0.1:9/dlq',
+        GEOHUB_ENDPOINT_DYNAMODB: 'http://127.0.0.1:9',
+        GEOHUB_MAX_ATTEMPTS: '1',
+      };
+      const out = JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' }),
+      ) as Record<string, string>;
+      expect(out).toEqual({
+        ...Object.fromEntries(HANDLER_FILES.map((f) => [f, 'function'])),
+        call: 'ECONNREFUSED',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves no Serverless variable unresolved and no account id baked in', () => {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { projectRoot } from '../../../local/project-root.js';
 
 /** What the deploy tests read: the template `npm run package` writes, offline. */
@@ -137,4 +138,33 @@ export function resolveValue(template: Template, value: unknown): string {
     });
   }
   throw new Error(`cannot resolve ${JSON.stringify(value)}`);
+}
+
+/** Extracts a zip (stored or deflated entries, as serverless packages them) into `dir`. */
+export function extractZip(zipFile: string, dir: string): string[] {
+  const zip = readFileSync(zipFile);
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error(`${zipFile} is not a zip`);
+  const entries = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let i = 0; i < entries; i += 1) {
+    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`${zipFile}: bad central directory`);
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extra = zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    at += 46 + nameLength + extra;
+    if (name.endsWith('/')) continue;
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(start, start + size);
+    if (method !== 0 && method !== 8) throw new Error(`${zipFile}: ${name} uses compression ${method}`);
+    const target = join(dir, name);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, method === 8 ? inflateRawSync(data) : data);
+    names.push(name);
+  }
+  return names;
 }
