@@ -25,7 +25,8 @@ node -e '
   console.log(`tests: ${passed} passed, ${failed} failed`);
 ' || status=1
 
-leftover=$(ps -eo pid,args | grep -E 'DynamoDBLocal|emulator-main|geohub-worker|gdalwarp|gdal_grid|geohub-pointclo' | grep -v grep || true)
+# Zombies (state Z) hold nothing and are not ours to reap when they were re-parented.
+leftover=$(ps -eo pid,stat,args | awk '$2 !~ /^Z/' | grep -E 'DynamoDBLocal|emulator-main|geohub-worker|gdalwarp|gdal_grid|geohub-pointclo' | grep -v grep || true)
 if [ -n "$leftover" ]; then
   echo "processes left running after the tests (a teardown bug):" >&2
   echo "$leftover" >&2

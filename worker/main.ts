@@ -7,6 +7,17 @@ import { EXIT_FATAL } from './exit-codes.js';
 import { runWorker } from './run-worker.js';
 
 process.title = 'geohub-worker';
+// Started by a local pool (an IPC channel was set up): if the pool dies, stop as on Ctrl-C
+// rather than serve a stack that is gone — also when it died before we got here. On ECS there
+// is no channel and this does nothing.
+const onParentGone = () => {
+  if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT');
+  else process.exit(75);
+};
+if (typeof process.send === 'function') {
+  if (process.connected) process.once('disconnect', onParentGone);
+  else setImmediate(onParentGone);
+}
 runWorker()
   .then((code) => process.exit(code))
   .catch((error: unknown) => {

@@ -13,12 +13,14 @@ export async function callApi<T>(
   path: string,
   body?: unknown,
 ): Promise<T> {
+  // A POST always carries JSON: the API refuses state changes sent as anything else.
+  const payload = body ?? (method === 'POST' ? {} : undefined);
   let response: Response;
   try {
     response = await fetch(`http://127.0.0.1:${port}${path}`, {
       method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: payload === undefined ? undefined : { 'content-type': 'application/json' },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {

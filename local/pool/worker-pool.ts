@@ -57,7 +57,17 @@ interface Slot {
  * exits — as a task's container filesystem is — and the tool process groups a killed
  * worker leaves behind are killed too, as stopping a task kills every process in it.
  */
+const liveWorkers = new Set<ChildProcess>();
+let exitHook = false;
+
 export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  if (!exitHook) {
+    exitHook = true;
+    // Last resort if this process exits without stopping its pools.
+    process.once('exit', () => {
+      for (const child of liveWorkers) child.kill('SIGKILL');
+    });
+  }
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
   let stopping = false;
   const started: number[] = [];
@@ -79,9 +89,11 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         GEOHUB_WORKER_ID: `local-${s.slot}-${s.generation}-${process.pid}`,
         GEOHUB_SCRATCH_DIR: s.scratch,
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      // The IPC channel lets the worker notice when this process dies (see worker/main.ts).
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     s.child = child;
+    liveWorkers.add(child);
     if (child.pid !== undefined) started.push(child.pid);
     createInterface({ input: child.stderr! }).on('line', (line) => {
       let parsed: Record<string, unknown> | undefined;
@@ -103,6 +115,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
     s.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
+        liveWorkers.delete(child);
         // A worker that died hard cannot clean up its tools: the pool does, as ECS would.
         for (const pgid of s.toolGroups) killGroupNow(pgid);
         s.toolGroups.clear();

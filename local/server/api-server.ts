@@ -75,7 +75,9 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
         ? {
             status: execution.status,
             state: execution.states.at(-1),
-            states: execution.states,
+            // The path grows by three states per progress check: keep the recent part.
+            transitions: execution.states.length,
+            states: execution.states.slice(-12),
             error: execution.error,
             cause: execution.cause,
           }
@@ -153,8 +155,19 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
     ],
   ];
 
+  let origin = '';
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // Loopback is not a boundary a browser respects: refuse requests addressed to another
+    // host name (DNS rebinding) and state changes a web page could send as a plain form post.
+    const host = req.headers.host ?? '';
+    const sameHost = host === origin || host === origin.replace('127.0.0.1', 'localhost');
+    const jsonPost =
+      req.method !== 'POST' || (req.headers['content-type'] ?? '').startsWith('application/json');
+    if (!sameHost || !jsonPost) {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'forbidden' }));
+      return;
+    }
     const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
     if (!route) {
       if (page?.(req, res)) return;
@@ -177,6 +190,7 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
+  origin = `127.0.0.1:${address.port}`;
   return {
     url: `http://127.0.0.1:${address.port}`,
     server,

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../support/cli.js';
@@ -76,6 +77,27 @@ describe('geohub up and the commands that talk to it', () => {
     expect(
       await waitUntil(async () => (await statusOf(submitted.runId)).status === 'SUCCEEDED', 180_000, 500),
     ).toBe(true);
+  });
+
+  it('refuses state changes a web page could forge: other host names, non-JSON posts', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const form = await fetch(`${base}/api/redrive`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'runId=x',
+    });
+    expect(form.status).toBe(403);
+    // fetch() may not set Host; a DNS-rebinding page would arrive with its own host name.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/api/runs', headers: { host: 'evil.example' } }, (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(rebound).toBe(403);
+    expect((await fetch(`${base}/api/runs`)).status).toBe(200);
   });
 
   it('Ctrl-C stops geohub up and everything it started', async () => {
