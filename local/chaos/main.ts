@@ -41,16 +41,15 @@ writeFileSync(join(dir, 'chaos.json'), `${JSON.stringify(result, null, 2)}\n`);
 
 const yes = (b: boolean) => (b ? 'yes' : 'NO');
 const c = report.checks;
-process.stdout.write(
-  [
-    `chaos: run ${report.runId} ${report.status} in ${(report.durationMs / 1000).toFixed(1)} s (seed ${values.seed})`,
-    `  ${report.tiles} sub-tiles, ${report.workers} workers, ${report.kills.sigkill} SIGKILL + ${report.kills.sigterm} SIGTERM, ${report.restarts} restarts`,
-    `  tool invocations ${report.toolInvocations}: ${report.redone} redone (bound: ${report.redoneBound}, one in-flight sub-tile per kill)`,
-    `  every sub-tile exactly one marker: ${yes(c.everySubTileOneMarker)}; every marker has its object: ${yes(c.everyMarkerHasItsObject)}`,
-    `  no marker without object: ${yes(c.noMarkerWithoutObject)}; counters exact: ${yes(c.countersExact)}`,
-    `  no .part: ${yes(c.noPartFiles)}; no orphaned tool: ${yes(c.noOrphanedTools)}; redone within bound: ${yes(c.redoneWithinBound)}`,
-    `  processes it started still running after the stop: ${leftovers.length === 0 ? 'none' : leftovers.join(', ')}`,
-    report.ok ? 'chaos: PASS' : 'chaos: FAIL',
-  ].join('\n') + '\n',
-);
+const lines = [
+  `chaos: run ${report.runId} ${report.status} in ${(report.durationMs / 1000).toFixed(1)} s (seed ${values.seed})`,
+  `  ${report.tiles} sub-tiles, ${report.workers} workers, ${report.kills.sigkill} SIGKILL + ${report.kills.sigterm} SIGTERM, ${report.restarts} restarts`,
+  `  tool invocations ${report.toolInvocations}: ${report.redone} redone (bound: ${report.redoneBound}, one in-flight sub-tile per kill)`,
+  `  every sub-tile exactly one marker: ${yes(c.everySubTileOneMarker)}; every marker has its object: ${yes(c.everyMarkerHasItsObject)}`,
+  `  no marker without object: ${yes(c.noMarkerWithoutObject)}; counters exact: ${yes(c.countersExact)}`,
+  `  no .part: ${yes(c.noPartFiles)}; no orphaned tool: ${yes(c.noOrphanedTools)}; redone within bound: ${yes(c.redoneWithinBound)}`,
+  `  processes it started still running after the stop: ${leftovers.length === 0 ? 'none' : leftovers.join(', ')}`,
+  report.ok ? 'chaos: PASS' : 'chaos: FAIL',
+];
+process.stdout.write(`${lines.join('\n')}\n`);
 process.exitCode = report.ok ? 0 : 1;
