@@ -2,7 +2,13 @@ import { LeaseLostError } from '../lib/ledger/errors.js';
 import type { Ledger, Release } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
 import { parseTileMessage } from '../lib/model/message.js';
-import { type RunRecord, STOPPED_RUN_STATUSES, type TileError, type TileOutput } from '../lib/model/run.js';
+import {
+  type RunRecord,
+  STOPPED_RUN_STATUSES,
+  type TileError,
+  type TileOutput,
+  type TileRecord,
+} from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
 import { DeadlineExceededError, InterruptedError, RunStoppedError, TileDataError } from './errors.js';
@@ -74,6 +80,22 @@ export async function handleMessage(
   });
   if (pending.length < tiles.length)
     log.info({ runId, skipped: tiles.length - pending.length }, 'skipping marked sub-tiles');
+
+  if (
+    redeliveredAfterCrash(
+      message,
+      pending.map((t) => known.get(t.id)),
+    )
+  ) {
+    // Its last worker died holding it (SIGKILL, a vanished instance): that is an interruption,
+    // not a failure, so it must not spend the message's receive budget. A fresh copy resets it.
+    log.warn(
+      { runId, messageId: message.id, receiveCount: message.receiveCount },
+      'redelivered after a crash; requeued fresh',
+    );
+    await queue.requeue(message);
+    return 'interrupted';
+  }
 
   const heartbeat = startHeartbeat({ queue, ledger, log }, message, runId, deps.workerId, deps.leaseMs);
   const watch = watchRun(ledger, runId, deps.runWatchMs);
@@ -177,6 +199,21 @@ export async function handleMessage(
   }
   await queue.delete(message);
   return stoppedBy ? 'dropped' : 'completed';
+}
+
+/** Past this many claims a sub-tile's crashes count against the budget: a message that kills its worker every time must still reach the DLQ. */
+export const CRASH_RESET_LIMIT = 10;
+
+function redeliveredAfterCrash(
+  message: ReceivedMessage,
+  records: readonly (TileRecord | undefined)[],
+): boolean {
+  if (message.receiveCount < 2) return false;
+  const now = Date.now();
+  const crashed = records.some((t) => t?.state === 'CLAIMED' && (t.leaseUntil ?? 0) < now);
+  const failed = records.some((t) => t?.lastError && t.lastError.class !== 'InterruptedError');
+  const attempts = Math.max(0, ...records.map((t) => t?.attempts ?? 0));
+  return crashed && !failed && attempts < CRASH_RESET_LIMIT;
 }
 
 /** Records sub-tiles dropped without processing, so that a re-drive finds them. */

@@ -41,6 +41,7 @@ export function toTileRecord(item: Record<string, unknown>): TileRecord {
     interruptions: Number(item.interruptions ?? 0),
     output: item.output as TileRecord['output'],
     error: item.error as TileRecord['error'],
+    lastError: item.lastError as TileRecord['lastError'],
     durationMs: item.durationMs === undefined ? undefined : Number(item.durationMs),
   };
 }

@@ -68,5 +68,7 @@ export interface TileRecord {
   readonly interruptions: number;
   readonly output?: TileOutput;
   readonly error?: TileError;
+  /** Why the last attempt gave the sub-tile back (a retryable failure or an interruption). */
+  readonly lastError?: TileError;
   readonly durationMs?: number;
 }

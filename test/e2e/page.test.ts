@@ -70,7 +70,12 @@ afterAll(async () => {
 });
 
 async function api<T>(path: string, init?: RequestInit): Promise<T> {
-  const r = await fetch(`${base}${path}`, init);
+  // State changes go as JSON, as the page sends them: the API refuses anything else.
+  const json =
+    init?.method === 'POST'
+      ? { headers: { 'content-type': 'application/json' }, body: init.body ?? '{}' }
+      : {};
+  const r = await fetch(`${base}${path}`, { ...init, ...json });
   if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
   return (await r.json()) as T;
 }
@@ -197,7 +202,8 @@ describe('the run-control page of geohub up', () => {
     ]) {
       expect(await rawGet(path), path).toBe(404);
     }
-    expect((await fetch(`${base}/`, { method: 'POST' })).status).toBe(404);
+    // A non-JSON post is refused before routing (a web page could forge it).
+    expect((await fetch(`${base}/`, { method: 'POST' })).status).toBe(403);
   });
 
   it('lists a finished run and maps every sub-tile on its footprint, DONE; saves a screenshot', async () => {
