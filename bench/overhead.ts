@@ -87,6 +87,7 @@ export async function benchOverhead(source: string, workers = 2): Promise<Overhe
     };
     const t0 = performance.now();
     let proxy: Awaited<ReturnType<typeof startCountingProxy>> | undefined;
+    let ready = 0;
     const hub = await startLocalHub({
       workers: 0,
       pollMs: 250,
@@ -106,6 +107,7 @@ export async function benchOverhead(source: string, workers = 2): Promise<Overhe
           GEOHUB_LOG_LEVEL: 'info',
         },
         onLog: (_line, parsed) => {
+          if (parsed?.msg === 'worker started') ready += 1;
           if (parsed?.msg === 'aws requests') {
             for (const [k, v] of Object.entries(parsed.requests as Record<string, number>)) {
               requests[k] = (requests[k] ?? 0) + v;
@@ -114,7 +116,8 @@ export async function benchOverhead(source: string, workers = 2): Promise<Overhe
         },
       });
       const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
-      await new Promise((r) => setTimeout(r, 1_000)); // let the workers finish starting
+      // Start-up is measured apart: the run starts once every worker is polling.
+      while (ready < workers) await new Promise((r) => setTimeout(r, 20));
       const stackCpu0 = totalCpu(stackPids);
       const workerCpu0 = totalCpu(pool.pids());
       const t1 = performance.now();
