@@ -50,8 +50,11 @@ export async function checkProgress(deps: CheckProgressDeps, runId: string): Pro
     return { ...base, status: 'DRAINING', decision: 'BREAKER_OPEN' };
   }
   // Nothing left to deliver but the run is short: the rest is in the dead-letter queue.
-  const [work, dead] = await Promise.all([deps.queue.depth(), deps.deadLetters.depth()]);
-  if (work.visible + work.inFlight === 0 && dead.visible > 0) {
+  // The DLQ is almost always empty: ask the work queue only when something is dead-lettered.
+  const dead = await deps.deadLetters.depth();
+  if (dead.visible === 0) return { ...base, status: run.status, decision: 'WAIT' };
+  const work = await deps.queue.depth();
+  if (work.visible + work.inFlight === 0) {
     return { ...base, status: run.status, decision: 'STALLED', deadLettered: dead.visible };
   }
   return { ...base, status: run.status, decision: 'WAIT' };
