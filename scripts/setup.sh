@@ -13,7 +13,8 @@ apt_install() {
 
 command -v gdalwarp >/dev/null 2>&1 || { echo "setup: installing gdal-bin" >&2; apt_install gdal-bin; }
 command -v java >/dev/null 2>&1 || { echo "setup: installing a Java runtime for DynamoDB Local" >&2; apt_install default-jre-headless; }
-[ -x /usr/bin/chromium ] || { echo "setup: installing chromium for the run-control page's browser tests" >&2; apt_install chromium; }
+# The browser is for the run-control page's tests only: `--without-browser` (the example) skips it.
+[ "${1:-}" = "--without-browser" ] || [ -x /usr/bin/chromium ] || { echo "setup: installing chromium for the run-control page's browser tests" >&2; apt_install chromium; }
 
 # npm ci when node_modules is missing or older than the lock file.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
