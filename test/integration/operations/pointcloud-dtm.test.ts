@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Header } from 'copc/lib/las/header.js';
@@ -18,6 +17,7 @@ import { ToolCancelledError } from '../../../lib/process/errors.js';
 import { isAlive } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const run = promisify(execFile);
 const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
@@ -150,7 +150,7 @@ beforeAll(async () => {
 });
 
 async function makeTile(x: number, y: number) {
-  const scratch = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+  const scratch = tempDir('geohub-dtm-');
   const output = join(scratch, `${y}.tif.0a1b2c3d.part`);
   const perTool: Record<string, number> = {};
   const t0 = performance.now();
@@ -229,7 +229,7 @@ describe('pointcloud-dtm, the rest of its real tool work', () => {
     const { x, y } = tiles[0]!;
     const { output } = await makeTile(x, y);
     const b = tileBounds(ZOOM, x, y);
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-flip-'));
+    const dir = tempDir('geohub-flip-');
     // The same pixel rows, georeferenced from the south edge up: what gdal_grid wrote in GDAL 3.6
     // for a layer without points.
     const southUp = join(dir, 'south-up.tif');
@@ -255,7 +255,7 @@ describe('pointcloud-dtm, the rest of its real tool work', () => {
 
   it('stops with the attempt: a cancel terminates the extractor and leaves no process', async () => {
     const { x, y } = tiles[0]!;
-    const scratch = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+    const scratch = tempDir('geohub-dtm-');
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('run cancelled')), 150);
     await expect(

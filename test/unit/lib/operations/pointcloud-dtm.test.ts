@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import type { OperationContext, ToolRunner } from '../../../../lib/operations/op
 import { createPointcloudDtm, ENGINE_ENV, pointcloudDtm } from '../../../../lib/operations/pointcloud-dtm.js';
 import { emptyTileArgs } from '../../../../lib/pointcloud/empty-tile-args.js';
 import { tileBounds } from '../../../../lib/tiling/tile-bounds.js';
+import { tempDir } from '../../../support/temp-dir.js';
 import { baselineTags, tiffBytes } from '../../../support/tiff-bytes.js';
 
 const TILE = { id: '0123456789abcdef', z: 17, x: 20727, y: 47634 };
@@ -65,7 +65,7 @@ function fakeTools(summary: object | string, grid: Parameters<typeof gridTiff>[1
       return { stdout: '', stderr: '', durationMs: 1 };
     },
   };
-  const scratch = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+  const scratch = tempDir('geohub-dtm-');
   const ctx: OperationContext = {
     source: '/cache/run-1/source',
     tile: TILE,
