@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { withAtomicOutput } from '../../../../lib/output/atomic-output.js';
 
 const root = mkdtempSync(join(tmpdir(), 'geohub-atomic-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('withAtomicOutput', () => {
   it('promotes the part file by rename on success, in the same directory', async () => {
