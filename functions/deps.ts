@@ -5,6 +5,7 @@ import { ConfigError } from '../lib/config/errors.js';
 import type { ExecutionStarter } from '../lib/coordination/execution-starter.js';
 import { createSfnStarter } from '../lib/executions/sfn-starter.js';
 import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
+import { createDynamoExecutionChain, type ExecutionChain } from '../lib/ledger/execution-chain.js';
 import type { Ledger } from '../lib/ledger/ledger.js';
 import { createSqsQueue } from '../lib/queue/sqs-queue.js';
 import type { WorkQueue } from '../lib/queue/work-queue.js';
@@ -16,6 +17,8 @@ export interface FunctionDeps {
   readonly config: Config;
   readonly clients: AwsClients;
   readonly ledger: Ledger;
+  /** The executions of each run (a run of any length is a chain of them). */
+  readonly chain: ExecutionChain;
   readonly store: ObjectStore;
   readonly queue: WorkQueue;
   readonly deadLetters: WorkQueue;
@@ -32,6 +35,7 @@ export function functionDeps(env: NodeJS.ProcessEnv = process.env): FunctionDeps
     config,
     clients,
     ledger: createDynamoLedger(clients.documents, config.table),
+    chain: createDynamoExecutionChain(clients.documents, config.table),
     store: createS3Store(clients.s3, config.bucket),
     queue: createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl),
     deadLetters: createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl),

@@ -1,18 +1,17 @@
 import middy from '@middy/core';
-import { cancelRun } from '../lib/coordination/cancel-run.js';
-import { executionStatusEventSchema, runEventSchema } from '../lib/coordination/events.js';
+import { executionStatusEventSchema } from '../lib/coordination/events.js';
+import { type ExecutionEndOutcome, recordExecutionEnd } from '../lib/coordination/record-execution-end.js';
 import { type FunctionDeps, functionDeps } from './deps.js';
 
 /**
- * EventBridge rule target for executions that ended ABORTED (stopped in the console) or
- * TIMED_OUT: the run becomes CANCELLED, which is what the workers watch.
+ * EventBridge rule target for executions that ended FAILED, ABORTED (stopped in the console)
+ * or TIMED_OUT: the run records it (CANCELLED, which the workers watch, or FAILED with its cause).
  */
-export const onExecutionStatusTask = (deps: Pick<FunctionDeps, 'ledger'>) => async (event: unknown) => {
-  const { detail } = executionStatusEventSchema.parse(event);
-  if (detail.status !== 'ABORTED' && detail.status !== 'TIMED_OUT') return { cancelled: false };
-  const { runId } = runEventSchema.parse(JSON.parse(detail.input ?? '{}'));
-  const how = detail.status === 'ABORTED' ? 'execution stopped' : 'execution timed out';
-  return { runId, cancelled: await cancelRun(deps.ledger, runId, `${how}: ${detail.executionArn}`) };
-};
+export const onExecutionStatusTask =
+  (deps: Pick<FunctionDeps, 'ledger' | 'chain'>) =>
+  async (event: unknown): Promise<ExecutionEndOutcome> =>
+    recordExecutionEnd(deps, executionStatusEventSchema.parse(event).detail);
 
-export const handler = middy().handler((event) => onExecutionStatusTask(functionDeps())(event));
+export const handler = middy<unknown, ExecutionEndOutcome>().handler((event) =>
+  onExecutionStatusTask(functionDeps())(event),
+);

@@ -6,7 +6,10 @@ import { type FunctionDeps, functionDeps } from './deps.js';
 
 /** S3 ObjectCreated on incoming/ → one execution per object version (a duplicate event is a no-op). */
 export const onUploadTask =
-  (deps: Pick<FunctionDeps, 'ledger' | 'store'> & { starter: ExecutionStarter }) =>
+  (
+    deps: Pick<FunctionDeps, 'ledger' | 'store'> &
+      Partial<Pick<FunctionDeps, 'chain'>> & { starter: ExecutionStarter },
+  ) =>
   async (event: unknown): Promise<StartRunOutcome[]> => {
     const outcomes: StartRunOutcome[] = [];
     for (const upload of uploadsOf(event)) outcomes.push(await startRunForUpload(deps, upload));

@@ -6,7 +6,7 @@ import { type FunctionDeps, functionDeps } from './deps.js';
 
 /** Redrive: `{runId?}` → dead-lettered and parked work back on the queue with a fresh budget. */
 export const redriveTask =
-  (deps: Pick<FunctionDeps, 'ledger' | 'queue' | 'deadLetters'> & { starter: ExecutionStarter }) =>
+  (deps: Pick<FunctionDeps, 'ledger' | 'chain' | 'queue' | 'deadLetters'> & { starter: ExecutionStarter }) =>
   async (event: unknown): Promise<RedriveReport> =>
     redrive(deps, redriveEventSchema.parse(event ?? {}).runId);
 

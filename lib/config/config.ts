@@ -26,6 +26,10 @@ const schema = z.object({
   GEOHUB_MAX_ATTEMPTS: positiveInt.default(3),
   GEOHUB_BREAKER_MIN_SAMPLE: positiveInt.default(20),
   GEOHUB_BREAKER_FAILURE_RATIO: z.coerce.number().gt(0).lte(1).default(0.5),
+  // Step Functions fails an execution at 25,000 history events; the progress loop hands over
+  // well before, leaving room for split, the enqueue loop, finalize and a drain.
+  GEOHUB_LOOP_EVENT_BUDGET: positiveInt.max(20_000).default(15_000),
+  GEOHUB_DRAIN_MAX_MS: positiveInt.default(900_000),
 });
 
 export interface Config {
@@ -43,6 +47,10 @@ export interface Config {
   readonly maxAttempts: number;
   /** The per-run circuit breaker opens once this many attempts ended, if enough of them failed. */
   readonly breaker: { readonly minSample: number; readonly failureRatio: number };
+  /** History events one execution's progress loop may write before a fresh execution takes over. */
+  readonly loopEventBudget: number;
+  /** How long a drain waits for workers to park an open-breaker run's work before failing the run. */
+  readonly maxDrainMs: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -67,5 +75,7 @@ export function loadConfig(env: Env = process.env): Config {
     connectTimeoutMs: e.GEOHUB_CONNECT_TIMEOUT_MS,
     maxAttempts: e.GEOHUB_MAX_ATTEMPTS,
     breaker: { minSample: e.GEOHUB_BREAKER_MIN_SAMPLE, failureRatio: e.GEOHUB_BREAKER_FAILURE_RATIO },
+    loopEventBudget: e.GEOHUB_LOOP_EVENT_BUDGET,
+    maxDrainMs: e.GEOHUB_DRAIN_MAX_MS,
   };
 }

@@ -1,64 +1,48 @@
+import { RunNotFoundError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { parseTileMessage } from '../model/message.js';
-import type { WorkQueue } from '../queue/work-queue.js';
-import { failRun } from './fail-run.js';
 
 export interface DrainResult {
   readonly runId: string;
-  /** Sub-tiles of the run taken off the queue and parked by this call. */
-  readonly parked: number;
-  /** Sub-tiles of the run not yet accounted for (in flight on a worker, or dead-lettered). */
+  /** When this drain began (epoch ms): the state machine hands it back on every pass. */
+  readonly since: number;
+  /** Sub-tiles of the run not yet accounted for (queued, in flight on a worker, or dead-lettered). */
   readonly remaining: number;
   readonly drained: boolean;
+  /** The drain stopped waiting at its deadline, with sub-tiles still unaccounted. */
+  readonly gaveUp: boolean;
 }
 
 export interface DrainDeps {
   readonly ledger: Ledger;
-  readonly queue: WorkQueue;
+  /** How long a drain waits for the workers to park the run's work before the run is failed anyway. */
+  readonly maxDrainMs: number;
   readonly now?: () => number;
 }
 
 /**
- * Takes the run's messages off the queue after its breaker opened, parking their sub-tiles
- * for a re-drive; other runs' messages go straight back. Workers park what they hold
- * themselves (they watch the run's status), so the state machine loops until nothing of the
- * run is queued or in flight. Bounded in time: a Lambda invocation must end.
+ * One pass of the drain after a run's breaker opened (docs/architecture.md, "Circuit
+ * breaker"). The run is DRAINING, so every worker that receives one of its messages parks its
+ * sub-tiles and deletes it, and every worker holding one stops and parks it: the drain itself
+ * receives nothing, so other runs' messages keep their receive budget. It reads one item (the
+ * run's counters) and ends when the run is accounted for, whatever else is queued, or at its
+ * deadline (work still queued behind a long backlog is parked when a worker reaches it, or
+ * processed if the run is re-driven first). Either way the run ends FAILED, never DRAINING.
  */
-export async function drainRun(deps: DrainDeps, runId: string, budgetMs = 20_000): Promise<DrainResult> {
-  const now = deps.now ?? Date.now;
-  const deadline = now() + budgetMs;
-  let parked = 0;
-  while (now() < deadline) {
-    const messages = await deps.queue.receive(10, 1, 30);
-    if (messages.length === 0) break;
-    for (const message of messages) {
-      const parsed = parseTileMessage(message.body);
-      if (!parsed.ok || parsed.message.runId !== runId) {
-        await deps.queue.setVisibility(message, 0);
-        continue;
-      }
-      await deps.ledger.parkTiles(runId, parsed.message.tiles, 'PARKED', {
-        class: 'BreakerOpenError',
-        message: 'dropped from the queue: the run’s circuit breaker is open',
-      });
-      parked += parsed.message.tiles.length;
-      await deps.queue.delete(message);
-    }
-  }
+export async function drainRun(deps: DrainDeps, runId: string, since: number | null): Promise<DrainResult> {
+  const now = (deps.now ?? Date.now)();
+  const began = since ?? now;
   const run = await deps.ledger.getRun(runId);
-  const c = run?.counters;
-  const remaining = c ? c.total - (c.done + c.failed + c.parked + c.cancelled) : 0;
-  const queue = await deps.queue.depth();
-  // Drained when nothing of the run can still change state: the queue holds none of it (we
-  // just emptied it of the run's messages) and no sub-tile is left unaccounted but in flight.
-  const inFlight = await countClaimed(deps.ledger, runId);
-  const drained = inFlight === 0 && (remaining === 0 || queue.visible + queue.inFlight === 0);
-  if (drained) await failRun(deps.ledger, runId, run?.reason ?? 'circuit breaker open');
-  return { runId, parked, remaining, drained };
-}
-
-async function countClaimed(ledger: Ledger, runId: string): Promise<number> {
-  let claimed = 0;
-  for await (const t of ledger.listTiles(runId)) if (t.state === 'CLAIMED') claimed += 1;
-  return claimed;
+  if (!run) throw new RunNotFoundError(runId);
+  const c = run.counters;
+  const remaining = Math.max(0, c.total - (c.done + c.failed + c.parked + c.cancelled));
+  // Re-driven or cancelled meanwhile: nothing left for this drain to decide.
+  if (run.status !== 'DRAINING') return { runId, since: began, remaining, drained: true, gaveUp: false };
+  const gaveUp = remaining > 0 && now - began >= deps.maxDrainMs;
+  if (remaining > 0 && !gaveUp) return { runId, since: began, remaining, drained: false, gaveUp };
+  const reason = gaveUp
+    ? `${run.reason ?? 'circuit breaker open'}; drain ended after ${Math.round((now - began) / 1000)} s with ` +
+      `${remaining} sub-tiles still queued, in flight or dead-lettered (workers park them as they come)`
+    : (run.reason ?? 'circuit breaker open');
+  await deps.ledger.updateRun(runId, { status: 'FAILED', reason }, ['DRAINING']);
+  return { runId, since: began, remaining, drained: true, gaveUp };
 }

@@ -1,11 +1,14 @@
+import type { ExecutionChain } from '../ledger/execution-chain.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { MAX_TILES_PER_MESSAGE, parseTileMessage, serializeTileMessage } from '../model/message.js';
 import type { TileTask } from '../model/tile.js';
 import type { ReceivedMessage, WorkQueue } from '../queue/work-queue.js';
 import type { ExecutionStarter } from './execution-starter.js';
+import { startSuccessor } from './start-successor.js';
 
 export interface RedriveDeps {
   readonly ledger: Ledger;
+  readonly chain: ExecutionChain;
   readonly queue: WorkQueue;
   readonly deadLetters: WorkQueue;
   readonly starter: ExecutionStarter;
@@ -62,7 +65,9 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
     if (!run) continue;
     // 2. The run takes work again *before* any comes back: a worker must not park it anew.
     await deps.ledger.resetBreaker(runId);
-    const wasFinished = run.status !== 'RUNNING';
+    // A RUNNING run whose execution died (its end never recorded) is resumable too.
+    const live = run.executionArn ? (await deps.starter.statusOf(run.executionArn)) === 'RUNNING' : false;
+    const wasFinished = run.status !== 'RUNNING' || !live;
     await deps.ledger.updateRun(runId, { status: 'RUNNING', reason: 're-driven' }, [
       'FAILED',
       'CANCELLED',
@@ -88,18 +93,9 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
 
     let executionArn: string | undefined;
     if (wasFinished) {
-      // The run's execution has ended: a new one resumes at the progress loop (no split, no enqueue).
+      // The run's execution has ended: a new one resumes at the progress loop.
       const name = `${runId}-redrive-${(deps.now ?? Date.now)()}`;
-      const started = await deps.starter.start(name, {
-        runId,
-        executionArn: deps.starter.arnFor(name),
-        source: run.source,
-        operation: run.operation,
-        params: run.params,
-        resume: true,
-      });
-      executionArn = started.executionArn;
-      await deps.ledger.updateRun(runId, { executionArn });
+      executionArn = await startSuccessor(deps, name, 'redrive', run);
     }
     runs.push({ runId, fromDeadLetters, unparked: tiles.length, executionArn });
   }

@@ -1,4 +1,10 @@
-import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  ExecutionAlreadyExists,
+  ExecutionDoesNotExist,
+  type SFNClient,
+  StartExecutionCommand,
+} from '@aws-sdk/client-sfn';
 import type { ExecutionStarter } from '../coordination/execution-starter.js';
 
 /** Executions on AWS Step Functions. */
@@ -15,6 +21,14 @@ export function createSfnStarter(sfn: SFNClient, stateMachineArn: string): Execu
       } catch (error) {
         // The name is taken: this object version already has its execution.
         if (error instanceof ExecutionAlreadyExists) return { executionArn: arnFor(name), started: false };
+        throw error;
+      }
+    },
+    async statusOf(executionArn) {
+      try {
+        return (await sfn.send(new DescribeExecutionCommand({ executionArn }))).status;
+      } catch (error) {
+        if (error instanceof ExecutionDoesNotExist) return undefined;
         throw error;
       }
     },

@@ -1,5 +1,6 @@
 import type { ExecutionStarter } from '../coordination/execution-starter.js';
 import { recordFailedRun } from '../coordination/fail-run.js';
+import type { ExecutionChain } from '../ledger/execution-chain.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { runIdFor } from '../model/ids.js';
 import { InvalidJobParamsError } from '../split/errors.js';
@@ -13,6 +14,8 @@ export interface StartRunDeps {
   readonly store: ObjectStore;
   readonly ledger: Ledger;
   readonly starter: ExecutionStarter;
+  /** Where the run's chain of executions starts (geohub status shows it). */
+  readonly chain?: ExecutionChain;
 }
 
 export type StartRunOutcome =
@@ -52,5 +55,6 @@ export async function startRunForUpload(deps: StartRunDeps, upload: UploadRecord
     ...(operation ? { operation } : {}),
     params,
   });
+  if (started) await deps.chain?.started(runId, executionArn, 'upload');
   return { outcome: started ? 'started' : 'duplicate', runId, executionArn };
 }

@@ -3,6 +3,7 @@ import { checkProgressTask } from '../../functions/check-progress.js';
 import { drainTask } from '../../functions/drain.js';
 import { enqueueTask } from '../../functions/enqueue.js';
 import { finalizeTask } from '../../functions/finalize.js';
+import { handOverTask } from '../../functions/hand-over.js';
 import { markFailedTask } from '../../functions/mark-failed.js';
 import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
 import { onUploadTask } from '../../functions/on-upload.js';
@@ -11,6 +12,7 @@ import { splitTask } from '../../functions/split.js';
 import { createAwsClients } from '../../lib/aws/clients.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import { createDynamoLedger } from '../../lib/ledger/dynamodb-ledger.js';
+import { createDynamoExecutionChain, type ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import type { Logger } from '../../lib/log/logger.js';
 import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
@@ -36,11 +38,17 @@ export interface LocalHubOptions {
   readonly onAwsRequest?: (service: string, command: string) => void;
   /** Breaker thresholds for this hub's runs. */
   readonly breaker?: { minSample: number; failureRatio: number };
+  /**
+   * Step Functions' history limit (25,000) lowered for tests: the same code path fails an
+   * execution at it, and the progress loop hands over at 60 % of it.
+   */
+  readonly historyLimit?: number;
 }
 
 export interface LocalHub {
   readonly stack: LocalStack;
   readonly ledger: Ledger;
+  readonly chain: ExecutionChain;
   readonly store: ObjectStore;
   readonly queue: WorkQueue;
   readonly deadLetters: WorkQueue;
@@ -66,13 +74,17 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const config = {
       ...stack.config,
       breaker: options.breaker ?? stack.config.breaker,
+      loopEventBudget: options.historyLimit
+        ? Math.min(stack.config.loopEventBudget, Math.floor(options.historyLimit * 0.6))
+        : stack.config.loopEventBudget,
     };
     const clients = createAwsClients(config, { onRequest: options.onAwsRequest });
     const ledger = createDynamoLedger(clients.documents, config.table);
     const store = createS3Store(clients.s3, config.bucket);
     const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
     const deadLetters = createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl);
-    const deps = { config, clients, ledger, store, queue, deadLetters };
+    const chain = createDynamoExecutionChain(clients.documents, config.table);
+    const deps = { config, clients, ledger, chain, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
     const executions = createLocalExecutions({
@@ -84,14 +96,17 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         Drain: drainTask(deps),
         Finalize: finalizeTask(deps),
         MarkFailed: markFailedTask(deps),
+        // The runner is the starter of the next execution (defined by the time a run hands over).
+        HandOver: (input) => handOverTask({ ...deps, starter: executions })(input),
       },
+      historyLimit: options.historyLimit,
       waitMs: { WaitForWork: pollMs, WaitForDrain: pollMs },
       retryIntervalMs: 200,
       onStatus: async (event) => {
         await onExecutionStatusTask(deps)(event);
       },
     });
-    const onUpload = onUploadTask({ ledger, store, starter: executions });
+    const onUpload = onUploadTask({ ledger, chain, store, starter: executions });
 
     // Uploads are announced by s3rver's events, like S3 notifications; the outcome of each is
     // kept so that upload() can report what its own event did.
@@ -116,6 +131,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     return {
       stack,
       ledger,
+      chain,
       store,
       queue,
       deadLetters,
@@ -129,7 +145,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         await store.putFile(key, file);
         return { ...(await outcome), key };
       },
-      redrive: (runId) => redrive({ ledger, queue, deadLetters, starter: executions }, runId),
+      redrive: (runId) => redrive({ ledger, chain, queue, deadLetters, starter: executions }, runId),
       reap: () => reapActiveRuns(ledger),
       async stop() {
         if (stopped) return;

@@ -65,12 +65,14 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
  * redrive/verify commands and the run-control page talk to.
  */
 export async function startApiServer(hub: LocalHub, port: number, page?: PageHandler): Promise<ApiServer> {
-  const runView = async (runId: string) => {
+  const runView = async (runId: string, detail = false) => {
     const run = await hub.ledger.getRun(runId);
     if (!run) throw new HttpError(404, `no run ${runId}`);
     const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
     return {
       ...run,
+      // A run of any length is a chain of executions (hand-overs, re-drives): the run's own view shows it.
+      ...(detail ? { executions: await executionChain(runId) } : {}),
       execution: execution
         ? {
             status: execution.status,
@@ -84,6 +86,15 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
         : undefined,
     };
   };
+  const executionChain = async (runId: string) =>
+    (await hub.chain.list(runId)).map((link) => {
+      const local = hub.executions.get(link.executionArn);
+      return {
+        ...link,
+        name: link.executionArn.slice(link.executionArn.lastIndexOf(':') + 1),
+        historyEvents: local?.historyEvents,
+      };
+    });
   // The run-control page's map: manifest sub-tiles merged with ledger states, bounded.
   const runTiles = createRunTilesReader(hub.store, hub.ledger);
   const mapOf = async (runId: string) => {
@@ -97,7 +108,7 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
       /^\/api\/runs$/,
       async () => Promise.all((await hub.ledger.listRuns(100)).map((r) => runView(r.runId))),
     ],
-    ['GET', /^\/api\/runs\/([0-9a-z-]+)$/, async (m) => runView(m[1]!)],
+    ['GET', /^\/api\/runs\/([0-9a-z-]+)$/, async (m) => runView(m[1]!, true)],
     [
       'GET',
       /^\/api\/runs\/([0-9a-z-]+)\/tiles$/,

@@ -1,6 +1,12 @@
 import './polyfill.js';
 import { ExecutionAbortedError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
 import type { ExecutionStarter } from '../../lib/coordination/execution-starter.js';
+import {
+  AWS_HISTORY_LIMIT,
+  AWS_PAYLOAD_LIMIT_BYTES,
+  historyEventsOf,
+  payloadBytes,
+} from './history-events.js';
 
 export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED' | 'TIMED_OUT';
 
@@ -16,15 +22,19 @@ export interface LocalExecution {
   stoppedAt?: Date;
   /** The states entered, in order: what the console's graph shows. */
   readonly states: string[];
+  /** History events written so far, counted as Step Functions counts them. */
+  historyEvents: number;
   readonly done: Promise<void>;
 }
 
-/** What EventBridge would deliver for an execution that ended ABORTED or TIMED_OUT. */
+/** What EventBridge delivers when an execution ends. */
 export interface ExecutionStatusEvent {
   readonly detail: {
     readonly executionArn: string;
     readonly status: ExecutionStatus;
     readonly input: string;
+    readonly error?: string;
+    readonly cause?: string;
   };
 }
 
@@ -36,8 +46,12 @@ export interface LocalExecutionsOptions {
   readonly waitMs?: Readonly<Record<string, number>>;
   readonly retryIntervalMs?: number;
   readonly stateMachineArn?: string;
-  /** The EventBridge rule's stand-in: called when an execution ends ABORTED or TIMED_OUT. */
+  /** The EventBridge rule's stand-in: called when an execution ends, whatever its status. */
   readonly onStatus?: (event: ExecutionStatusEvent) => Promise<void>;
+  /** History events at which an execution fails (AWS: 25,000); lowered in tests, same code path. */
+  readonly historyLimit?: number;
+  /** Largest state input or output, in bytes (AWS: 256 KiB). */
+  readonly payloadLimitBytes?: number;
 }
 
 export interface LocalExecutions extends ExecutionStarter {
@@ -48,6 +62,8 @@ export interface LocalExecutions extends ExecutionStarter {
   /** Resolves once the execution has ended. */
   wait(executionArn: string): Promise<LocalExecution>;
   stopAll(): Promise<void>;
+  /** Lowers (or restores) the history limit for the events still to come: how tests make an execution die of it. */
+  setHistoryLimit(limit: number): void;
 }
 
 /**
@@ -64,11 +80,14 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
   const executions = new Map<string, LocalExecution & { abort: () => void }>();
   const arnFor = (name: string) => `${machineArn.replace(':stateMachine:', ':execution:')}:${name}`;
   const retryStates = Object.keys(options.definition.States as object);
+  let historyLimit = options.historyLimit ?? AWS_HISTORY_LIMIT;
+  const payloadLimit = options.payloadLimitBytes ?? AWS_PAYLOAD_LIMIT_BYTES;
 
   const start: ExecutionStarter['start'] = async (name, input) => {
     const executionArn = arnFor(name);
     if (executions.has(executionArn)) return { executionArn, started: false };
     const run = machine.run(input as never, {
+      context: { Execution: { Id: executionArn, Name: name } } as never,
       overrides: {
         taskResourceLocalHandlers: options.handlers as never,
         waitTimeOverrides: options.waitMs as never,
@@ -89,13 +108,39 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
       status: 'RUNNING' as ExecutionStatus,
       startedAt: new Date(),
       states,
+      historyEvents: 0,
       abort: run.abort,
       done: Promise.resolve(),
     };
+    // A limit AWS enforces ends the execution FAILED, as it would there (the runner only aborts).
+    let limitFailure: { error: string; cause: string } | undefined;
+    const failOnLimit = (error: string, cause: string) => {
+      if (limitFailure) return;
+      limitFailure = { error, cause };
+      run.abort();
+    };
     const follow = (async () => {
       for await (const event of run.eventLogs) {
-        const e = event as { type: string; state?: { name: string }; Error?: string; Cause?: string };
+        const e = event as {
+          type: string;
+          state?: { name: string; type?: string; input?: unknown; output?: unknown };
+          Error?: string;
+          Cause?: string;
+        };
+        record.historyEvents += historyEventsOf(e);
         if (e.type === 'StateEntered' && e.state) states.push(e.state.name);
+        if (record.historyEvents >= historyLimit && record.status === 'RUNNING')
+          failOnLimit(
+            'States.Runtime',
+            `The execution reached the maximum number of history events (${historyLimit}).`,
+          );
+        const payload =
+          e.type === 'StateEntered' ? e.state?.input : e.type === 'StateExited' ? e.state?.output : undefined;
+        if (payload !== undefined && payloadBytes(payload) > payloadLimit)
+          failOnLimit(
+            'States.DataLimitExceeded',
+            `The state/task '${e.state?.name}' returned a result with a size exceeding the maximum number of bytes service limit (${payloadLimit}).`,
+          );
         if (e.type === 'ExecutionFailed') {
           record.status = 'FAILED';
           Object.assign(record, { error: e.Error, cause: e.Cause });
@@ -107,7 +152,10 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
         Object.assign(record, { status: 'SUCCEEDED', output });
       })
       .catch((error: unknown) => {
-        if (error instanceof ExecutionAbortedError) record.status = 'ABORTED';
+        if (limitFailure) {
+          record.status = 'FAILED';
+          Object.assign(record, limitFailure);
+        } else if (error instanceof ExecutionAbortedError) record.status = 'ABORTED';
         else if (error instanceof ExecutionTimeoutError) record.status = 'TIMED_OUT';
         else {
           record.status = 'FAILED';
@@ -121,9 +169,10 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
       .then(async () => {
         await follow.catch(() => {});
         (record as LocalExecution).stoppedAt = new Date();
-        if ((record.status === 'ABORTED' || record.status === 'TIMED_OUT') && options.onStatus) {
+        if (options.onStatus) {
+          const { error, cause } = record as LocalExecution;
           await options.onStatus({
-            detail: { executionArn, status: record.status, input: JSON.stringify(input) },
+            detail: { executionArn, status: record.status, input: JSON.stringify(input), error, cause },
           });
         }
       });
@@ -134,6 +183,7 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
   return {
     arnFor,
     start,
+    statusOf: async (arn) => executions.get(arn)?.status,
     get: (arn) => executions.get(arn),
     list: () => [...executions.values()],
     async stop(arn) {
@@ -147,6 +197,9 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
       if (!execution) throw new Error(`no execution ${arn}`);
       await execution.done;
       return execution;
+    },
+    setHistoryLimit(limit) {
+      historyLimit = limit;
     },
     async stopAll() {
       await Promise.all(

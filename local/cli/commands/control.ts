@@ -1,10 +1,22 @@
 import type { Command } from 'commander';
 import type { RedriveReport } from '../../../lib/coordination/redrive.js';
+import type { ExecutionLink } from '../../../lib/ledger/execution-chain.js';
 import type { RunRecord } from '../../../lib/model/run.js';
 import { callApi, portOf } from '../api-client.js';
 import { type CliIo, emit, intOption } from '../io.js';
 
-type RunView = RunRecord & { execution?: { status: string; state?: string; error?: string } };
+type RunView = RunRecord & {
+  execution?: { status: string; state?: string; error?: string };
+  executions?: (ExecutionLink & { name: string; historyEvents?: number })[];
+};
+
+/** One line per execution of the run's chain: how it started, how it ended, and why. */
+const chainLines = (r: RunView) =>
+  (r.executions ?? []).map((e, i) => {
+    const events = e.historyEvents === undefined ? '' : `, ${e.historyEvents} history events`;
+    const why = e.error ? ` — ${e.error}${e.cause ? `: ${e.cause}` : ''}` : '';
+    return `  ${i + 1}. ${e.name}  ${e.status} (${e.reason}, started ${e.startedAt}${events})${why}`;
+  });
 
 const line = (r: RunView) => {
   const c = r.counters;
@@ -54,6 +66,8 @@ export function registerControl(program: Command, io: CliIo): void {
           `breaker ${r.breaker ?? 'CLOSED'}; interrupted ${r.counters.interrupted}; retried ${r.counters.retried}`,
           r.reason ? `reason: ${r.reason}` : '',
           r.execution ? `execution ${r.execution.status} at ${r.execution.state ?? '-'}` : '',
+          r.executions?.length ? `executions (${r.executions.length}):` : '',
+          ...chainLines(r),
         ]
           .filter(Boolean)
           .join('\n'),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTable } from '../../../lib/process/process-table.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { claimsHeld } from '../../support/claims-held.js';
 import { findFiles } from '../../support/find-files.js';
 import { startTestHub } from '../../support/hub.js';
 import { poisonedCog, slowGeoTiff } from '../../support/raster-fixtures.js';
@@ -51,12 +52,7 @@ describe('run control on the local stack', () => {
     expect(await waitUntil(() => !gdalProcesses().some((p) => pids.includes(p.pgid)), 5_000, 50)).toBe(true);
     // Within the grace period: the run watch interval plus SIGTERM to a cooperative gdalwarp.
     expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 1_000);
-    expect(
-      await waitUntil(async () => {
-        for await (const t of hub.ledger.listTiles(started.runId)) if (t.state === 'CLAIMED') return false;
-        return true;
-      }, 10_000),
-    ).toBe(true);
+    expect(await waitUntil(async () => !(await claimsHeld(hub.ledger, started.runId)), 10_000)).toBe(true);
     expect(poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.counters.done).toBeLessThan(run!.counters.total);

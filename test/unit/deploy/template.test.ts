@@ -53,7 +53,7 @@ const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribut
 
 describe('npm run package (offline, no credentials)', () => {
   it('bundles every handler of functions/ into its own Lambda on Node 22', () => {
-    expect(HANDLER_FILES.length).toBe(10);
+    expect(HANDLER_FILES.length).toBe(11);
     for (const file of HANDLER_FILES) {
       const [, fn] = lambdaFor(file);
       const p = props<{ Runtime: string; FunctionName: string; Code: { S3Key: string } }>(fn);
@@ -262,7 +262,7 @@ describe('the state machine', () => {
 });
 
 describe('run control and schedules', () => {
-  it('cancels the run when its execution is stopped (ABORTED) or times out', () => {
+  it('records every execution’s end on its run: failed, stopped (ABORTED) and timed-out ones end it', () => {
     const [smId] = ofType(template, 'AWS::StepFunctions::StateMachine')[0]!;
     const [onStatusId] = lambdaFor('on-execution-status');
     const rules = ofType(template, 'AWS::Events::Rule').filter(([, r]) => props(r).EventPattern);
@@ -271,7 +271,7 @@ describe('run control and schedules', () => {
     expect(rule.EventPattern).toEqual({
       source: ['aws.states'],
       'detail-type': ['Step Functions Execution Status Change'],
-      detail: { status: ['ABORTED', 'TIMED_OUT'], stateMachineArn: [{ Ref: smId }] },
+      detail: { status: ['SUCCEEDED', 'FAILED', 'ABORTED', 'TIMED_OUT'], stateMachineArn: [{ Ref: smId }] },
     });
     expect(rule.Targets.map((t) => t.Arn)).toEqual([getAtt(onStatusId)]);
   });
@@ -388,7 +388,21 @@ describe('least privilege', () => {
   const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
   /** What each function calls, and nothing more (see lib/ and functions/). */
   const EXPECTED: Record<string, string[]> = {
-    'on-upload': [...LOGS, 's3:GetObject', 's3:ListBucket', 'dynamodb:PutItem', 'states:StartExecution'],
+    'on-upload': [
+      ...LOGS,
+      's3:GetObject',
+      's3:ListBucket',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'states:StartExecution',
+    ],
+    'hand-over': [
+      ...LOGS,
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'states:StartExecution',
+    ],
     split: [
       ...LOGS,
       's3:GetObject',
@@ -399,16 +413,7 @@ describe('least privilege', () => {
     ],
     enqueue: [...LOGS, 's3:GetObject', 'sqs:SendMessage'],
     'check-progress': [...LOGS, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'sqs:GetQueueAttributes'],
-    drain: [
-      ...LOGS,
-      'dynamodb:GetItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-      'sqs:ReceiveMessage',
-      'sqs:ChangeMessageVisibility',
-      'sqs:DeleteMessage',
-      'sqs:GetQueueAttributes',
-    ],
+    drain: [...LOGS, 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
     finalize: [
       ...LOGS,
       'dynamodb:GetItem',
@@ -418,18 +423,26 @@ describe('least privilege', () => {
       's3:PutObject',
     ],
     'mark-failed': [...LOGS, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-    'on-execution-status': [...LOGS, 'dynamodb:UpdateItem'],
+    'on-execution-status': [
+      ...LOGS,
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ],
     reaper: [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem'],
     redrive: [
       ...LOGS,
       'dynamodb:GetItem',
       'dynamodb:Query',
+      'dynamodb:PutItem',
       'dynamodb:UpdateItem',
       'sqs:SendMessage',
       'sqs:ReceiveMessage',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
       'states:StartExecution',
+      'states:DescribeExecution',
     ],
   };
 
