@@ -1,16 +1,24 @@
+import { basename } from 'node:path';
 import { RunNotFoundError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { RunCounters, TileError } from '../model/run.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
-import { mosaicVrt } from './mosaic-vrt.js';
-import { type StacTile, stacCollection, stacItem } from './stac-catalog.js';
+import { RUN_OUTPUTS, runOutputPrefix } from './run-outputs.js';
+import { TileSet } from './tile-set.js';
+import { writeMosaic } from './write-mosaic.js';
+import { writeStac } from './write-stac.js';
+
+/** Tiles per side of a mosaic block (64² = 4,096 tiles, one block VRT and one STAC part each). */
+export const BLOCK_TILES = 64;
+/** Sub-tiles listed by name in the summary; the counters account for all of them. */
+const LISTED_PROBLEMS = 1_000;
 
 export interface FinalizeResult {
   readonly runId: string;
   readonly status: 'SUCCEEDED' | 'FAILED';
   readonly counters: RunCounters;
-  /** Keys of what was written, under the run's tile prefix. */
+  /** Keys of what was written, under the run's output prefix (apart from its tiles). */
   readonly outputs: {
     readonly prefix: string;
     readonly mosaic?: string;
@@ -26,80 +34,73 @@ export interface FinalizeDeps {
   readonly now?: () => Date;
 }
 
+type Problem = { tileId: string; z: number; x: number; y: number; state: string; error?: TileError };
+
 /**
- * The end of a run: the mosaic VRT and the STAC collection over every marked tile, and a
- * summary with an exact per-sub-tile account. The run SUCCEEDS only if every sub-tile is done.
+ * The end of a run: the mosaic (a VRT per block of tiles under one top-level VRT) and the STAC
+ * catalogue (items in parts) over every marked tile, and a summary with an exact account.
+ * Memory and time stay bounded for a million sub-tiles: one pass over the markers into typed
+ * arrays, then streamed uploads (docs/architecture.md, "Finalize"). The run SUCCEEDS only if
+ * every sub-tile is done.
  */
 export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<FinalizeResult> {
   const run = await deps.ledger.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
-  const datetime = (deps.now?.() ?? new Date()).toISOString();
-  const prefix = `tiles/${runId}`;
-  const done: (StacTile & { key: string })[] = [];
-  const problems: { tileId: string; z: number; x: number; y: number; state: string; error?: TileError }[] =
-    [];
+  const finishedAt = (deps.now?.() ?? new Date()).toISOString();
+  const prefix = runOutputPrefix(runId);
+  const tiles = new TileSet();
+  let sample: string | undefined;
+  const problems: Problem[] = [];
+  let problemCount = 0;
   for await (const t of deps.ledger.listTiles(runId)) {
-    if (t.state === 'DONE' && t.output)
-      done.push({ z: t.z, x: t.x, y: t.y, bytes: t.output.bytes, key: t.output.key });
-    else if (t.state !== 'DONE')
-      problems.push({ tileId: t.tileId, z: t.z, x: t.x, y: t.y, state: t.state, error: t.error });
+    if (t.state === 'DONE' && t.output) {
+      tiles.add(t.z, t.x, t.y, t.output.bytes);
+      sample ??= t.output.key;
+    } else if (t.state !== 'DONE') {
+      problemCount += 1;
+      if (problems.length < LISTED_PROBLEMS)
+        problems.push({ tileId: t.tileId, z: t.z, x: t.x, y: t.y, state: t.state, error: t.error });
+    }
   }
-  done.sort((a, b) => a.z - b.z || a.y - b.y || a.x - b.x);
 
   let mosaic: string | undefined;
   let stac: string | undefined;
-  if (done.length > 0) {
+  if (sample) {
     // Band layout from one tile's header (ranged GETs): every tile of a run shares it.
-    const { header } = await readSourceHeader(deps.store, done[0]!.key);
-    if (header.kind !== 'raster') throw new Error(`tile ${done[0]!.key} is not a raster`);
-    mosaic = `${prefix}/mosaic.vrt`;
-    await deps.store.putText(
-      mosaic,
-      mosaicVrt(done, { count: header.bands, dataType: header.dataType, nodata: header.nodata }),
-      {
-        contentType: 'application/xml',
-      },
-    );
-    stac = `${prefix}/collection.json`;
-    const description = `geohub run ${runId}: ${run.operation} of s3://${run.source.bucket}/${run.source.key}`;
-    await deps.store.putText(
-      `${prefix}/items.json`,
-      JSON.stringify({ type: 'FeatureCollection', features: done.map((t) => stacItem(runId, t, datetime)) }),
-      { contentType: 'application/geo+json' },
-    );
-    await deps.store.putText(
-      stac,
-      JSON.stringify(stacCollection(runId, description, done, datetime), null, 2),
-      {
-        contentType: 'application/json',
-      },
-    );
+    const { header } = await readSourceHeader(deps.store, sample);
+    if (header.kind !== 'raster') throw new Error(`tile ${sample} is not a raster`);
+    const blocks = tiles.blocks(BLOCK_TILES);
+    const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
+    mosaic = await writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands);
+    // No object keys in what a catalogue shows: the source by its file name only.
+    const description = `${run.operation} tiles of ${basename(run.source.key)} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}`;
+    stac = await writeStac(deps.store, prefix, {
+      runId,
+      description,
+      datetime: run.createdAt,
+      interval: [run.createdAt, finishedAt],
+      tiles,
+      blocks,
+    });
   }
 
   const c = run.counters;
-  const complete = c.done === c.total && problems.length === 0;
+  const complete = c.done === c.total && problemCount === 0;
   const reason = complete
     ? undefined
     : `${c.total - c.done} of ${c.total} sub-tiles not done: ${c.failed} failed, ${c.parked} parked, ` +
       `${c.cancelled} cancelled, ${c.total - c.done - c.failed - c.parked - c.cancelled} unaccounted (dead-lettered)`;
-  const summary = `${prefix}/summary.json`;
+  const status = complete ? 'SUCCEEDED' : 'FAILED';
+  const summary = `${prefix}${RUN_OUTPUTS.summary}`;
   await deps.store.putText(
     summary,
     JSON.stringify(
-      {
-        runId,
-        status: complete ? 'SUCCEEDED' : 'FAILED',
-        reason,
-        counters: c,
-        problems,
-        finishedAt: datetime,
-      },
+      { runId, status, reason, counters: c, problemCount, problems, tiles: tiles.count, finishedAt },
       null,
       2,
     ),
     { contentType: 'application/json' },
   );
-  const status = complete ? 'SUCCEEDED' : 'FAILED';
   await deps.ledger.updateRun(runId, { status, reason }, ['RUNNING']);
   return { runId, status, counters: c, outputs: { prefix, mosaic, stac, summary }, reason };
 }

@@ -1,5 +1,4 @@
 import { tileBounds } from '../tiling/tile-bounds.js';
-import type { TileCoord } from '../tiling/tile-coord.js';
 import { TILE_PIXELS } from '../tiling/web-mercator.js';
 
 export interface MosaicBands {
@@ -9,52 +8,72 @@ export interface MosaicBands {
   readonly nodata: number | null;
 }
 
+/** A rectangle of tiles at one zoom, inclusive. */
+export interface TileRange {
+  readonly z: number;
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** One source of a VRT: a file (relative to the VRT) placed at a tile offset. */
+export interface VrtSource {
+  readonly href: string;
+  /** Offset in tiles from the range's north-west corner. */
+  readonly col: number;
+  readonly row: number;
+  /** Size of the source in tiles. */
+  readonly cols: number;
+  readonly rows: number;
+}
+
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
- * The mosaic of a run's tiles as a GDAL VRT. Written by hand because the finalize Lambda has
- * no GDAL: the format is a small documented XML, and every tile shares one grid (same zoom,
- * 256×256, EPSG:3857), so each tile is a SimpleSource placed at its pixel offset. Paths are
- * relative (`z/x/y.tif`), so the VRT works in S3 and in a local copy of the run alike.
+ * A GDAL VRT over a range of tiles, written as a stream of chunks (docs/architecture.md,
+ * "Finalize"). Written by hand because the finalize Lambda has no GDAL: every tile of a run
+ * shares one grid (same zoom, 256×256, EPSG:3857), so each source is a SimpleSource at its
+ * pixel offset. Its SourceProperties let GDAL open the mosaic without opening any source, so
+ * a mosaic of a million tiles — a top-level VRT over one VRT per block of tiles — opens in
+ * well under a second; a source is read only when its pixels are.
  */
-export function mosaicVrt(tiles: readonly TileCoord[], bands: MosaicBands): string {
-  if (tiles.length === 0) throw new Error('a mosaic needs at least one tile');
-  const z = tiles[0]!.z;
-  if (tiles.some((t) => t.z !== z)) throw new Error('a mosaic needs tiles of one zoom');
-  const minX = Math.min(...tiles.map((t) => t.x));
-  const maxX = Math.max(...tiles.map((t) => t.x));
-  const minY = Math.min(...tiles.map((t) => t.y));
-  const maxY = Math.max(...tiles.map((t) => t.y));
-  const origin = tileBounds(z, minX, minY);
+export function* vrtChunks(
+  range: TileRange,
+  bands: MosaicBands,
+  sources: () => Iterable<VrtSource>,
+): Generator<string> {
+  const origin = tileBounds(range.z, range.x0, range.y0);
   const pixel = (origin.maxX - origin.minX) / TILE_PIXELS;
-  const width = (maxX - minX + 1) * TILE_PIXELS;
-  const height = (maxY - minY + 1) * TILE_PIXELS;
+  const width = (range.x1 - range.x0 + 1) * TILE_PIXELS;
+  const height = (range.y1 - range.y0 + 1) * TILE_PIXELS;
   const nodata = bands.nodata === null ? '' : `    <NoDataValue>${bands.nodata}</NoDataValue>\n`;
-
-  const bandXml = Array.from({ length: bands.count }, (_, i) => {
-    const sources = tiles
-      .map((t) => {
-        const path = escapeXml(`${t.z}/${t.x}/${t.y}.tif`);
-        return (
-          `    <SimpleSource>\n` +
-          `      <SourceFilename relativeToVRT="1">${path}</SourceFilename>\n` +
-          `      <SourceBand>${i + 1}</SourceBand>\n` +
-          `      <SourceProperties RasterXSize="${TILE_PIXELS}" RasterYSize="${TILE_PIXELS}" DataType="${bands.dataType}" BlockXSize="${TILE_PIXELS}" BlockYSize="${TILE_PIXELS}"/>\n` +
-          `      <SrcRect xOff="0" yOff="0" xSize="${TILE_PIXELS}" ySize="${TILE_PIXELS}"/>\n` +
-          `      <DstRect xOff="${(t.x - minX) * TILE_PIXELS}" yOff="${(t.y - minY) * TILE_PIXELS}" xSize="${TILE_PIXELS}" ySize="${TILE_PIXELS}"/>\n` +
-          `    </SimpleSource>\n`
-        );
-      })
-      .join('');
-    return `  <VRTRasterBand dataType="${bands.dataType}" band="${i + 1}">\n${nodata}${sources}  </VRTRasterBand>\n`;
-  }).join('');
-
-  return (
-    `<VRTDataset rasterXSize="${width}" rasterYSize="${height}">\n` +
+  yield `<VRTDataset rasterXSize="${width}" rasterYSize="${height}">\n` +
     `  <SRS dataAxisToSRSAxisMapping="1,2">EPSG:3857</SRS>\n` +
-    `  <GeoTransform>${origin.minX}, ${pixel}, 0, ${origin.maxY}, 0, ${-pixel}</GeoTransform>\n` +
-    bandXml +
-    `</VRTDataset>\n`
-  );
+    `  <GeoTransform>${origin.minX}, ${pixel}, 0, ${origin.maxY}, 0, ${-pixel}</GeoTransform>\n`;
+  for (let band = 1; band <= bands.count; band++) {
+    yield `  <VRTRasterBand dataType="${bands.dataType}" band="${band}">\n${nodata}`;
+    let chunk = '';
+    for (const s of sources()) {
+      const w = s.cols * TILE_PIXELS;
+      const h = s.rows * TILE_PIXELS;
+      // Tiles are 256-pixel blocks; a block VRT reads in 128-pixel blocks (GDAL's VRT default).
+      const block = s.cols === 1 && s.rows === 1 ? TILE_PIXELS : 128;
+      chunk +=
+        `    <SimpleSource>\n` +
+        `      <SourceFilename relativeToVRT="1">${escapeXml(s.href)}</SourceFilename>\n` +
+        `      <SourceBand>${band}</SourceBand>\n` +
+        `      <SourceProperties RasterXSize="${w}" RasterYSize="${h}" DataType="${bands.dataType}" BlockXSize="${block}" BlockYSize="${block}"/>\n` +
+        `      <SrcRect xOff="0" yOff="0" xSize="${w}" ySize="${h}"/>\n` +
+        `      <DstRect xOff="${s.col * TILE_PIXELS}" yOff="${s.row * TILE_PIXELS}" xSize="${w}" ySize="${h}"/>\n` +
+        `    </SimpleSource>\n`;
+      if (chunk.length > 1 << 16) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    yield `${chunk}  </VRTRasterBand>\n`;
+  }
+  yield `</VRTDataset>\n`;
 }

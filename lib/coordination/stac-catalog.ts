@@ -1,28 +1,38 @@
 import proj4 from 'proj4';
 import { tileBounds } from '../tiling/tile-bounds.js';
-
-export interface StacTile {
-  readonly z: number;
-  readonly x: number;
-  readonly y: number;
-  readonly bytes: number;
-}
+import type { TileCoord } from '../tiling/tile-coord.js';
 
 const STAC_VERSION = '1.0.0';
 
-function wgs84Bbox(z: number, x: number, y: number): [number, number, number, number] {
-  const b = tileBounds(z, x, y);
-  const [west, south] = proj4('EPSG:3857', 'EPSG:4326', [b.minX, b.minY]) as [number, number];
-  const [east, north] = proj4('EPSG:3857', 'EPSG:4326', [b.maxX, b.maxY]) as [number, number];
-  return [west, south, east, north];
+/** The published STAC extensions whose fields the catalogue uses, by field prefix. */
+export const STAC_EXTENSIONS = {
+  proj: 'https://stac-extensions.github.io/projection/v2.0.0/schema.json',
+  file: 'https://stac-extensions.github.io/file/v2.1.0/schema.json',
+  grid: 'https://stac-extensions.github.io/grid/v1.1.0/schema.json',
+} as const;
+
+const JSON_TYPE = 'application/json';
+
+/** WGS 84 bounds of a range of XYZ tiles: west, south, east, north. */
+export function wgs84Bbox(z: number, x0: number, y0: number, x1: number, y1: number) {
+  const nw = tileBounds(z, x0, y0);
+  const se = tileBounds(z, x1, y1);
+  const [west, south] = proj4('EPSG:3857', 'EPSG:4326', [nw.minX, se.minY]) as [number, number];
+  const [east, north] = proj4('EPSG:3857', 'EPSG:4326', [se.maxX, nw.maxY]) as [number, number];
+  return [west, south, east, north] as [number, number, number, number];
 }
 
-/** One STAC item per tile; hrefs are relative so the catalogue works in S3 and in a local copy. */
-export function stacItem(runId: string, tile: StacTile, datetime: string) {
-  const [w, s, e, n] = wgs84Bbox(tile.z, tile.x, tile.y);
+/**
+ * One STAC item per tile, as it sits in an item part one folder below the collection. Every
+ * prefixed field belongs to a declared extension: `proj:code` (projection), `file:size`
+ * (file) and `grid:code` (grid: the tile's XYZ address). Hrefs are relative.
+ */
+export function stacItem(runId: string, tile: TileCoord & { bytes: number }, datetime: string, href: string) {
+  const [w, s, e, n] = wgs84Bbox(tile.z, tile.x, tile.y, tile.x, tile.y);
   return {
     type: 'Feature',
     stac_version: STAC_VERSION,
+    stac_extensions: [STAC_EXTENSIONS.proj, STAC_EXTENSIONS.file, STAC_EXTENSIONS.grid],
     id: `${runId}-${tile.z}-${tile.x}-${tile.y}`,
     collection: runId,
     bbox: [w, s, e, n],
@@ -38,11 +48,15 @@ export function stacItem(runId: string, tile: StacTile, datetime: string) {
         ],
       ],
     },
-    properties: { datetime, 'proj:epsg': 3857, 'tile:z': tile.z, 'tile:x': tile.x, 'tile:y': tile.y },
-    links: [{ rel: 'collection', href: './collection.json', type: 'application/json' }],
+    properties: { datetime, 'proj:code': 'EPSG:3857', 'grid:code': `XYZ-${tile.z}-${tile.x}-${tile.y}` },
+    links: [
+      { rel: 'root', href: '../collection.json', type: JSON_TYPE },
+      { rel: 'parent', href: '../collection.json', type: JSON_TYPE },
+      { rel: 'collection', href: '../collection.json', type: JSON_TYPE },
+    ],
     assets: {
       data: {
-        href: `./${tile.z}/${tile.x}/${tile.y}.tif`,
+        href,
         type: 'image/tiff; application=geotiff',
         roles: ['data'],
         'file:size': tile.bytes,
@@ -51,30 +65,26 @@ export function stacItem(runId: string, tile: StacTile, datetime: string) {
   };
 }
 
-/** The run's STAC collection, with its extent and a link to the item collection. */
-export function stacCollection(
-  runId: string,
-  description: string,
-  tiles: readonly StacTile[],
-  datetime: string,
-) {
-  const boxes = tiles.map((t) => wgs84Bbox(t.z, t.x, t.y));
-  const extent = [
-    Math.min(...boxes.map((b) => b[0])),
-    Math.min(...boxes.map((b) => b[1])),
-    Math.max(...boxes.map((b) => b[2])),
-    Math.max(...boxes.map((b) => b[3])),
-  ];
+/** The run's STAC collection: its extent, root/self links, and a link to each item part. */
+export function stacCollection(options: {
+  runId: string;
+  description: string;
+  bbox: readonly [number, number, number, number];
+  interval: readonly [string, string];
+  itemParts: readonly string[];
+}) {
   return {
     type: 'Collection',
     stac_version: STAC_VERSION,
-    id: runId,
-    description,
+    stac_extensions: [],
+    id: options.runId,
+    description: options.description,
     license: 'other',
-    extent: { spatial: { bbox: [extent] }, temporal: { interval: [[datetime, datetime]] } },
+    extent: { spatial: { bbox: [options.bbox] }, temporal: { interval: [options.interval] } },
     links: [
-      { rel: 'items', href: './items.json', type: 'application/geo+json' },
-      { rel: 'self', href: './collection.json', type: 'application/json' },
+      { rel: 'root', href: './collection.json', type: JSON_TYPE },
+      { rel: 'self', href: './collection.json', type: JSON_TYPE },
+      ...options.itemParts.map((href) => ({ rel: 'items', href: `./${href}`, type: 'application/geo+json' })),
     ],
   };
 }

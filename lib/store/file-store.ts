@@ -42,6 +42,7 @@ export function localFileStore(path: string): ObjectStore & { readonly key: stri
     },
     putFile: readOnly,
     putText: readOnly,
+    putStream: readOnly,
     download: readOnly,
     async *list() {},
     delete: readOnly,

@@ -33,6 +33,15 @@ export interface ObjectStore {
     body: string,
     options?: RequestOptions & { contentType?: string },
   ): Promise<ObjectHead>;
+  /**
+   * Writes an object from a stream of chunks without holding it whole: a multipart upload
+   * in parts of a few MiB where it is large (docs/architecture.md, "Finalize").
+   */
+  putStream(
+    key: string,
+    chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+    options?: RequestOptions & { contentType?: string },
+  ): Promise<ObjectHead>;
   /** Streams a local download of the object to `path`. */
   download(key: string, path: string, options?: RequestOptions): Promise<ObjectHead>;
   list(prefix: string, options?: RequestOptions): AsyncIterable<{ key: string; bytes: number; etag: string }>;

@@ -1,6 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
@@ -11,6 +11,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import type { ObjectHead, ObjectStore, RequestOptions } from './object-store.js';
 
 const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
@@ -74,6 +75,36 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
         abortOf(options),
       );
       return { bytes: Buffer.byteLength(body), etag: r.ETag ?? '', versionId: r.VersionId };
+    },
+    async putStream(key, chunks, options) {
+      let bytes = 0;
+      async function* counted() {
+        for await (const chunk of chunks) {
+          const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+          bytes += buffer.byteLength;
+          yield buffer;
+        }
+      }
+      // Parts of 8 MiB, two in flight: memory stays bounded whatever the object's size.
+      const upload = new Upload({
+        client: s3,
+        params: {
+          Bucket: bucket,
+          Key: key,
+          Body: Readable.from(counted()),
+          ContentType: options?.contentType,
+        },
+        partSize: 8 * 1024 * 1024,
+        queueSize: 2,
+      });
+      const abort = () => void upload.abort();
+      options?.signal?.addEventListener('abort', abort, { once: true });
+      try {
+        const r = await upload.done();
+        return { bytes, etag: r.ETag ?? '', versionId: r.VersionId };
+      } finally {
+        options?.signal?.removeEventListener('abort', abort);
+      }
     },
     async download(key, path, options) {
       const r = await getBody(key, options);

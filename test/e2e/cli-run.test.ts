@@ -7,6 +7,7 @@ import { runCli, startCli } from '../support/cli.js';
 import { findFiles } from '../support/find-files.js';
 import { leftoverParts, leftoverProcesses } from '../support/leftovers.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
+import { readStacItems } from '../support/stac-items.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const example = (p: string) => new URL(`../../examples/${p}`, import.meta.url).pathname;
@@ -34,9 +35,9 @@ function checkTiles(dir: string, summary: Summary, bands: number) {
   }
   const vrt = JSON.parse(execFileSync('gdalinfo', ['-json', summary.outputs.mosaic!], { encoding: 'utf8' }));
   expect(vrt.bands).toHaveLength(bands);
-  const items = JSON.parse(readFileSync(join(dir, 'items.json'), 'utf8'));
-  expect(items.features).toHaveLength(summary.tiles.total);
-  for (const item of items.features) expect(tiles).toContain(join(dir, item.assets.data.href));
+  const items = readStacItems(dir);
+  expect(items).toHaveLength(summary.tiles.total);
+  for (const { assetPath } of items) expect(tiles).toContain(assetPath);
 }
 
 describe('geohub run, as a new user runs it', () => {

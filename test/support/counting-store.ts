@@ -40,6 +40,7 @@ export function countingStore(inner: ObjectStore): { store: ObjectStore; counts:
     },
     putFile: (key, path, options) => inner.putFile(key, path, options),
     putText: (key, body, options) => inner.putText(key, body, options),
+    putStream: (key, chunks, options) => inner.putStream(key, chunks, options),
     async download(key, path, options) {
       const head = await inner.download(key, path, options);
       counts.wholeGets += 1;

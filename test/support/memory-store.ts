@@ -47,6 +47,12 @@ export function createMemoryStore(bucket = 'memory-bucket'): MemoryStore {
     async putText(key, body) {
       return put(key, new Uint8Array(Buffer.from(body, 'utf8')));
     },
+    async putStream(key, chunks) {
+      const parts: Buffer[] = [];
+      for await (const c of chunks)
+        parts.push(typeof c === 'string' ? Buffer.from(c, 'utf8') : Buffer.from(c));
+      return put(key, new Uint8Array(Buffer.concat(parts)));
+    },
     async download(key, path) {
       const bytes = get(key);
       await writeFile(path, bytes);

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEventKey } from '../../../lib/trigger/s3-event.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
+import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
+import { readStacItems } from '../../support/stac-items.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
@@ -36,32 +38,51 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     expect(run?.status).toBe('SUCCEEDED');
     expect(run?.counters.done).toBe(run?.counters.total);
     expect(run?.counters.total).toBeGreaterThan(4);
+    // Run metadata lives apart from the tiles: exactly one object per marker under the tiles prefix.
     const report = await verifyRun(hub.ledger, hub.store, started.runId);
     expect(report.gaps).toEqual([]);
+    expect(report.unmarked).toEqual([]);
     expect(report.markers).toBe(run?.counters.total);
+    expect(report.objects).toBe(report.markers);
 
-    // Copy the run's outputs as they are laid out in S3 and open them with GDAL.
+    // A copy of the run as geohub run --out lays it out, opened with GDAL.
     const out = mkdtempSync(join(tmpdir(), 'geohub-run-'));
-    for await (const o of hub.store.list(`tiles/${started.runId}/`)) {
-      const local = join(out, o.key.slice(`tiles/${started.runId}/`.length));
-      mkdirSync(dirname(local), { recursive: true });
-      await hub.store.download(o.key, local);
+    try {
+      await copyRunOutputs(hub.store, started.runId, out);
+      const vrt = JSON.parse(
+        execFileSync('gdalinfo', ['-json', join(out, 'mosaic.vrt')], { encoding: 'utf8' }),
+      );
+      expect(vrt.bands).toHaveLength(3);
+      expect(vrt.coordinateSystem.wkt).toContain('3857');
+      // Every pixel read through the block VRTs down to the tiles: a broken href would fail here.
+      const checksum = execFileSync('gdalinfo', ['-checksum', join(out, 'mosaic.vrt')], { encoding: 'utf8' });
+      expect(checksum).toMatch(/Checksum=\d+/);
+      expect(checksum).not.toMatch(/ERROR/);
+      const items = readStacItems(out);
+      expect(items).toHaveLength(run!.counters.total);
+      for (const { item, assetPath } of items) {
+        execFileSync('gdalinfo', [assetPath]); // throws if the item points nowhere
+        // Every prefixed field belongs to an extension the item declares.
+        const fields = [...Object.keys(item.properties), ...Object.keys(item.assets.data)];
+        for (const prefix of new Set(fields.filter((f) => f.includes(':')).map((f) => f.split(':')[0]))) {
+          expect(
+            item.stac_extensions.some((e) => e.includes(`/${prefix === 'proj' ? 'projection' : prefix}/`)),
+          ).toBe(true);
+        }
+        expect(item.links.map((l) => l.rel)).toEqual(
+          expect.arrayContaining(['root', 'parent', 'collection']),
+        );
+      }
+      const collection = JSON.parse(readFileSync(join(out, 'collection.json'), 'utf8'));
+      expect(collection.type).toBe('Collection');
+      expect(collection.links.map((l: { rel: string }) => l.rel)).toEqual(
+        expect.arrayContaining(['root', 'self', 'items']),
+      );
+      expect(collection.description).not.toContain('s3://');
+      expect(collection.description).not.toContain('incoming/');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
-    const vrt = JSON.parse(
-      execFileSync('gdalinfo', ['-json', join(out, 'mosaic.vrt')], { encoding: 'utf8' }),
-    );
-    expect(vrt.bands).toHaveLength(3);
-    expect(vrt.coordinateSystem.wkt).toContain('3857');
-    const checksum = execFileSync('gdalinfo', ['-checksum', join(out, 'mosaic.vrt')], { encoding: 'utf8' });
-    expect(checksum).toMatch(/Checksum=\d+/);
-    const items = JSON.parse(readFileSync(join(out, 'items.json'), 'utf8'));
-    expect(items.features).toHaveLength(run!.counters.total);
-    for (const item of items.features) {
-      const href = item.assets.data.href as string;
-      execFileSync('gdalinfo', [join(out, href)]); // throws if the item points nowhere
-    }
-    const collection = JSON.parse(readFileSync(join(out, 'collection.json'), 'utf8'));
-    expect(collection.type).toBe('Collection');
   });
 
   it('turns a point cloud into DTM tiles: 256×256 EPSG:3857 Float32 GeoTIFFs', async () => {

@@ -421,6 +421,7 @@ describe('least privilege', () => {
       'dynamodb:UpdateItem',
       's3:GetObject',
       's3:PutObject',
+      's3:AbortMultipartUpload',
     ],
     'mark-failed': [...LOGS, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     'on-execution-status': [

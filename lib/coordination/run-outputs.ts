@@ -1,0 +1,35 @@
+import { tileOutputKey } from '../model/ids.js';
+import type { TileCoord } from '../tiling/tile-coord.js';
+
+/**
+ * Where a run's metadata lives: apart from its tiles (`tiles/<run>/z/x/y.tif`), so the tiles
+ * prefix holds exactly one object per marker (docs/architecture.md, "Outputs").
+ */
+export const runOutputPrefix = (runId: string) => `runs/${runId}/`;
+
+export const RUN_OUTPUTS = {
+  mosaic: 'mosaic.vrt',
+  /** One VRT per block of tiles, under the top-level mosaic. */
+  mosaicBlocks: 'mosaic/',
+  collection: 'collection.json',
+  /** The STAC items, in parts of a bounded size. */
+  itemParts: 'items/',
+  summary: 'summary.json',
+} as const;
+
+/**
+ * A tile's href from a run output `depth` folders below the run's prefix: relative, so the
+ * outputs work in the bucket and in a copy that keeps its layout. A copy that puts the tiles
+ * beside the outputs (geohub run --out) rewrites the prefix with `localTileHrefs`.
+ */
+export function tileHref(runId: string, depth: number, tile: TileCoord): string {
+  return `${'../'.repeat(depth + 2)}${tileOutputKey(runId, tile)}`;
+}
+
+/** The href prefix of tiles as written in an output at `depth`, and what it becomes beside the tiles. */
+export function localTileHrefs(runId: string, depth: number): { from: string; to: string } {
+  return {
+    from: `${'../'.repeat(depth + 2)}${tileOutputKey(runId, { z: 0, x: 0, y: 0 }).replace(/0\/0\/0\.tif$/, '')}`,
+    to: '../'.repeat(depth),
+  };
+}
