@@ -16,10 +16,12 @@ export interface Debris {
  * scratch directories, and tool processes whose worker is gone (their parent is no longer
  * a geohub worker).
  */
-export function findDebris(workerPids: readonly number[]): Debris {
-  const scratch = readdirSync(tmpdir())
-    .filter((d) => d.startsWith('geohub-pool-'))
-    .map((d) => join(tmpdir(), d));
+export function findDebris(workerPids: readonly number[], scratchDirs?: readonly string[]): Debris {
+  const scratch =
+    scratchDirs ??
+    readdirSync(tmpdir())
+      .filter((d) => d.startsWith('geohub-pool-'))
+      .map((d) => join(tmpdir(), d));
   const table = processTable();
   const live = new Set(workerPids);
   const orphans = table
@@ -27,5 +29,14 @@ export function findDebris(workerPids: readonly number[]): Debris {
       (p) => /^(gdal|ogr2ogr|pdal|geohub-pointclo)/.test(p.command) && p.state !== 'Z' && !live.has(p.ppid),
     )
     .map((p) => ({ pid: p.pid, command: p.args.slice(0, 200), ageSeconds: Math.round(p.ageSeconds) }));
-  return { parts: scratch.flatMap((d) => findFiles(d, (n) => n.endsWith(PART_SUFFIX))), orphans };
+  return { parts: scratch.flatMap((d) => safeFind(d)), orphans };
+}
+
+/** A scratch directory may vanish while we look (its worker exited): that is no debris. */
+function safeFind(dir: string): string[] {
+  try {
+    return findFiles(dir, (n) => n.endsWith(PART_SUFFIX));
+  } catch {
+    return [];
+  }
 }
