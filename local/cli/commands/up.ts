@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../../lib/log/logger.js';
-import { startLocalHub } from '../../hub/local-hub.js';
+import { type LocalHub, startLocalHub } from '../../hub/local-hub.js';
 import { startApiServer } from '../../server/api-server.js';
 import { tokenGate } from '../../server/auth.js';
 import { servePage } from '../../server/page.js';
@@ -54,14 +54,28 @@ export function registerUp(program: Command, io: CliIo): void {
             ].join('\n'),
         );
         if (!signalled) await new Promise<void>((resolve) => (wake = resolve));
-        io.stderr.write('geohub up: stopping (running runs are cancelled, workers stop their tools)…\n');
       } finally {
         await removeToken();
         await api?.close();
+      }
+      // Running runs are cancelled first (as the console's Stop button would), so the workers
+      // stop their tools on the cancel; then everything stops. One line says what happened.
+      const cancelled = await cancelRunningRuns(hub).finally(async () => {
         await hub.stop();
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
-      }
+      });
+      io.stderr.write(
+        `geohub up: stopped${cancelled.length ? `; cancelled ${cancelled.map((r) => `${r.runId} (${r.status})`).join(', ')}` : ''}\n`,
+      );
       io.exitCode = signalled === 'SIGINT' ? EXIT_CANCELLED : 0;
     });
+}
+
+async function cancelRunningRuns(hub: LocalHub): Promise<{ runId: string; status: string }[]> {
+  const running = (await hub.ledger.listRuns(1_000)).filter((r) => r.status === 'RUNNING');
+  await hub.executions.stopAll();
+  return Promise.all(
+    running.map(async (r) => ({ runId: r.runId, status: (await hub.ledger.getRun(r.runId))?.status ?? '?' })),
+  );
 }
