@@ -189,7 +189,7 @@ export async function startApiServer(
         let claims = 0;
         for await (const t of hub.ledger.listTiles(runId)) if (t.state === 'CLAIMED') claims += 1;
         // This hub's workers' scratch only: another stack's leftovers are not this run's.
-        const debris = findDebris(hub.pool.pids(), hub.pool.scratchDirs());
+        const debris = findDebris(hub.pool.pids(), hub.pool.scratchDirs(), process.pid);
         return {
           ...report,
           claimsHeld: claims,
