@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { RunNotFoundError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { listTiles } from '../ledger/tile-records.js';
 import type { RunCounters, TileError } from '../model/run.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -52,7 +53,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   let sample: string | undefined;
   const problems: Problem[] = [];
   let problemCount = 0;
-  for await (const t of deps.ledger.listTiles(runId)) {
+  for await (const t of listTiles(deps.ledger, runId)) {
     if (t.state === 'DONE' && t.output) {
       tiles.add(t.z, t.x, t.y, t.output.bytes);
       sample ??= t.output.key;

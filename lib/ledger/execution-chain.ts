@@ -31,10 +31,14 @@ export interface ExecutionChain {
   list(runId: string): Promise<ExecutionLink[]>;
 }
 
-const EXEC_PREFIX = 'EXEC#';
+/**
+ * Sorts after `META` and `UNIT#`: neither the run's read (`COUNT#…` to `META`) nor the
+ * metatile Query (`UNIT#…`) ever meets a link of the chain.
+ */
+const EXEC_PREFIX = 'XEXEC#';
 const nameOf = (arn: string) => arn.slice(arn.lastIndexOf(':') + 1);
 
-/** The chain in the ledger's table: `PK=RUN#<run>, SK=EXEC#<startedAt>#<name>`. */
+/** The chain in the ledger's table: `PK=RUN#<run>, SK=XEXEC#<startedAt>#<name>`. */
 export function createDynamoExecutionChain(
   db: DynamoDBDocumentClient,
   table: string,

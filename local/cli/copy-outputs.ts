@@ -1,41 +1,65 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { localTileHrefs, runOutputPrefix } from '../../lib/coordination/run-outputs.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
+import { CliError } from './cli-error.js';
+import { OUTPUT_MARKER } from './output-dir.js';
+
+/** Creates `dir` below `root` one component at a time, refusing any symbolic link on the way. */
+async function realDirectory(root: string, dir: string): Promise<void> {
+  let current = root;
+  for (const part of relative(root, dir).split(sep).filter(Boolean)) {
+    current = join(current, part);
+    const s = await lstat(current).catch(() => undefined);
+    if (!s) await mkdir(current);
+    else if (s.isSymbolicLink() || !s.isDirectory()) {
+      throw new CliError(`refusing to write through ${current}: it is not a plain directory`);
+    }
+  }
+}
 
 /**
  * Copies a run's outputs from the bucket into `dir`: its tiles as `z/x/y.tif`, and beside
  * them its metadata (mosaic.vrt and its block VRTs, collection.json and its item parts,
- * summary.json), which the bucket keeps apart under `runs/<run>/`. The metadata's relative
- * hrefs to the tiles are rewritten for this layout, a line at a time (one href never spans
- * lines). Keys are ours, but each target is still checked to stay inside `dir`.
+ * summary.json), which the bucket keeps apart under `runs/<run>/`; the metadata's relative
+ * hrefs to the tiles are rewritten for this layout, a line at a time (no href spans lines).
+ * Each object is downloaded into a fresh staging directory, then renamed into place: a
+ * rename replaces a symbolic link rather than following it, and no directory on the way may
+ * be a link, so no write ever lands outside `dir`.
  */
 export async function copyRunOutputs(store: ObjectStore, runId: string, dir: string): Promise<number> {
   const root = resolve(dir);
-  const target = async (key: string, prefix: string) => {
-    const path = resolve(join(root, key.slice(prefix.length)));
-    if (relative(root, path).startsWith('..') || !path.startsWith(root + sep)) {
-      throw new Error(`refusing to write outside ${root}: ${key}`);
-    }
-    await mkdir(dirname(path), { recursive: true });
-    return path;
-  };
+  // O_EXCL after removing: never through a link someone left in the marker's place.
+  await rm(join(root, OUTPUT_MARKER), { force: true });
+  await writeFile(join(root, OUTPUT_MARKER), `${JSON.stringify({ runId })}\n`, { flag: 'wx' });
+  const staging = await mkdtemp(join(root, '.geohub-staging-'));
   let copied = 0;
-  const tiles = `tiles/${runId}/`;
-  for await (const object of store.list(tiles)) {
-    await store.download(object.key, await target(object.key, tiles));
-    copied += 1;
-  }
-  const outputs = runOutputPrefix(runId);
-  for await (const object of store.list(outputs)) {
-    const path = await target(object.key, outputs);
-    const depth = object.key.slice(outputs.length).split('/').length - 1;
-    const { from, to } = localTileHrefs(runId, depth);
-    await pipeline(await store.getStream(object.key), rewriteLines(from, to), createWriteStream(path));
-    copied += 1;
+  const copy = async (prefix: string, fetch: (key: string, staged: string) => Promise<void>) => {
+    for await (const object of store.list(prefix)) {
+      const target = resolve(join(root, object.key.slice(prefix.length)));
+      if (!target.startsWith(root + sep))
+        throw new CliError(`refusing to write outside ${root}: ${object.key}`);
+      const staged = join(staging, String(copied));
+      await fetch(object.key, staged);
+      await realDirectory(root, resolve(target, '..'));
+      await rename(staged, target);
+      copied += 1;
+    }
+  };
+  try {
+    await copy(`tiles/${runId}/`, async (key, staged) => {
+      await store.download(key, staged);
+    });
+    const outputs = runOutputPrefix(runId);
+    await copy(outputs, async (key, staged) => {
+      const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
+      await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
+    });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
   return copied;
 }

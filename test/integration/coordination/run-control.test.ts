@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countClaims, listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
-import { claimsHeld } from '../../support/claims-held.js';
 import { findFiles } from '../../support/find-files.js';
 import { startTestHub } from '../../support/hub.js';
 import { poisonedCog, slowGeoTiff } from '../../support/raster-fixtures.js';
@@ -52,7 +52,7 @@ describe('run control on the local stack', () => {
     expect(await waitUntil(() => !gdalProcesses().some((p) => pids.includes(p.pgid)), 5_000, 50)).toBe(true);
     // Within the grace period: the run watch interval plus SIGTERM to a cooperative gdalwarp.
     expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 1_000);
-    expect(await waitUntil(async () => !(await claimsHeld(hub.ledger, started.runId)), 10_000)).toBe(true);
+    expect(await waitUntil(async () => (await countClaims(hub.ledger, started.runId)) === 0, 10_000)).toBe(true);
     expect(poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.counters.done).toBeLessThan(run!.counters.total);
@@ -97,7 +97,7 @@ describe('run control on the local stack', () => {
     expect(stalled?.reason).toMatch(/unaccounted \(dead-lettered\)/);
     expect((await hub.deadLetters.depth()).visible).toBeGreaterThan(0);
     let victim: { tileId: string; attempts: number; error?: { class: string } } | undefined;
-    for await (const t of hub.ledger.listTiles(started.runId)) {
+    for await (const t of listTiles(hub.ledger, started.runId)) {
       if (t.x === 146 && t.y === 219 && t.state !== 'DONE')
         victim = { tileId: t.tileId, attempts: t.attempts, error: t.error };
     }
