@@ -5,63 +5,23 @@
  *
  *   npx tsx bench/split-million.ts
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { execa } from 'execa';
-import { createAwsClients } from '../lib/aws/clients.js';
 import { enqueueChunk } from '../lib/enqueue/enqueue-chunk.js';
 import type { EnqueueCursor } from '../lib/enqueue/enqueue-request.js';
-import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
-import { createSqsQueue } from '../lib/queue/sqs-queue.js';
 import { split } from '../lib/split/split.js';
-import { createS3Store } from '../lib/store/s3-store.js';
 import { tileBounds } from '../lib/tiling/tile-bounds.js';
-import { startLocalStack } from '../local/stack/stack.js';
+import { memoryProbe, mib, withBenchStack } from './support/local-bench.js';
 
 const ZOOM = 18;
 const SIDE = 1000; // tiles a side: 1,000 × 1,000 = 1,000,000 sub-tiles
 const ORIGIN = { x: 130_000, y: 90_000 }; // a z18 tile in the northern mid-latitudes
 
-const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
-
-/** Samples heap and RSS every 20 ms; `maxRSS` from the kernel catches what sampling misses. */
-function memoryProbe() {
-  let peakRss = 0;
-  let peakHeap = 0;
-  const sample = () => {
-    const m = process.memoryUsage();
-    peakRss = Math.max(peakRss, m.rss);
-    peakHeap = Math.max(peakHeap, m.heapUsed);
-  };
-  sample();
-  const timer = setInterval(sample, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return {
-        peakRssMiB: mib(peakRss),
-        peakHeapUsedMiB: mib(peakHeap),
-        processMaxRssMiB: mib(process.resourceUsage().maxRSS * 1024),
-      };
-    },
-  };
-}
-
 async function main() {
-  // The SDK warns on Node 20 that it will need Node 22 from 2027: noise in the figures' output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const scratch = mkdtempSync(join(tmpdir(), 'geohub-bench-'));
-  const stack = await startLocalStack();
-  try {
-    const clients = createAwsClients(stack.config);
-    const store = createS3Store(clients.s3, stack.config.bucket);
-    const ledger = createDynamoLedger(clients.documents, stack.config.table);
-    const queue = createSqsQueue(clients.sqs, stack.config.queueUrl, stack.config.deadLetterQueueUrl);
-
+  await withBenchStack(async ({ stack, clients, store, ledger, queue, scratch }) => {
     // A synthetic source: a tiny GeoTIFF whose footprint is exactly 1000 × 1000 tiles at z18.
     const nw = tileBounds(ZOOM, ORIGIN.x, ORIGIN.y);
     const se = tileBounds(ZOOM, ORIGIN.x + SIDE - 1, ORIGIN.y + SIDE - 1);
@@ -131,7 +91,6 @@ async function main() {
       }),
     );
     const queued = Number(depth.Attributes?.ApproximateNumberOfMessages ?? -1);
-    clients.destroy();
 
     const figures = {
       bench: 'split-million',
@@ -164,10 +123,7 @@ async function main() {
     writeFileSync(join(out, 'split-million.json'), json);
     writeFileSync(join(out, `split-million-${figures.at.replace(/[:.]/g, '-')}.json`), json);
     process.stdout.write(json);
-  } finally {
-    await stack.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

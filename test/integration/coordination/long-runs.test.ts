@@ -103,7 +103,9 @@ describe('runs longer than one execution’s history', () => {
     });
 
     // The workers saw the run FAILED and parked what they held (an operator re-drives a stopped run).
-    expect(await waitUntil(async () => (await countClaims(hub.ledger, started.runId)) === 0, 30_000)).toBe(true);
+    expect(await waitUntil(async () => (await countClaims(hub.ledger, started.runId)) === 0, 30_000)).toBe(
+      true,
+    );
     const report = await hub.redrive(started.runId);
     const redriven = report.runs.find((r) => r.runId === started.runId);
     expect(redriven?.executionArn).toBeDefined();

@@ -52,7 +52,9 @@ describe('run control on the local stack', () => {
     expect(await waitUntil(() => !gdalProcesses().some((p) => pids.includes(p.pgid)), 5_000, 50)).toBe(true);
     // Within the grace period: the run watch interval plus SIGTERM to a cooperative gdalwarp.
     expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 1_000);
-    expect(await waitUntil(async () => (await countClaims(hub.ledger, started.runId)) === 0, 10_000)).toBe(true);
+    expect(await waitUntil(async () => (await countClaims(hub.ledger, started.runId)) === 0, 10_000)).toBe(
+      true,
+    );
     expect(poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.counters.done).toBeLessThan(run!.counters.total);

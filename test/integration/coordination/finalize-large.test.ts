@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalizeRun } from '../../../lib/coordination/finalize-run.js';
+import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
+import type { Ledger } from '../../../lib/ledger/ledger.js';
+import type { ObjectStore } from '../../../lib/store/object-store.js';
+import { createS3Store } from '../../../lib/store/s3-store.js';
+import { verifyRun } from '../../../lib/verify/verify-run.js';
+import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
+import { seedDoneRun } from '../../support/seed-markers.js';
+import { readStacItems } from '../../support/stac-items.js';
+import { stackClients } from '../../support/stack-clients.js';
+
+// The CI-sized version of the million-sub-tile finalize (npm run bench): 70 × 70 tiles that
+// straddle four 64-tile mosaic blocks, every marker written through the ledger.
+const RUN = { runId: 'r-finalize-large-ci', z: 16, x0: 64 * 300 + 40, y0: 64 * 400 + 40, side: 70 };
+const { clients, config } = stackClients();
+let ledger: Ledger;
+let store: ObjectStore;
+const out = mkdtempSync(join(tmpdir(), 'geohub-finalize-'));
+
+beforeAll(async () => {
+  ledger = createDynamoLedger(clients.documents, config.table);
+  store = createS3Store(clients.s3, config.bucket);
+  await seedDoneRun({ ledger, store }, RUN, { everyObject: true });
+}, 600_000);
+afterAll(() => {
+  clients.destroy();
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('finalize of a run with thousands of sub-tiles', () => {
+  it('writes a mosaic of block VRTs and STAC in parts apart from the tiles; verify finds one object per marker', async () => {
+    const result = await finalizeRun({ ledger, store }, RUN.runId);
+    expect(result.status).toBe('SUCCEEDED');
+    expect((await ledger.getRun(RUN.runId))?.status).toBe('SUCCEEDED');
+
+    const total = RUN.side * RUN.side;
+    const report = await verifyRun(ledger, store, RUN.runId);
+    expect({
+      markers: report.markers,
+      objects: report.objects,
+      gaps: report.gaps,
+      unmarked: report.unmarked,
+    }).toEqual({ markers: total, objects: total, gaps: [], unmarked: [] });
+    const metadata: string[] = [];
+    for await (const o of store.list(`runs/${RUN.runId}/`))
+      metadata.push(o.key.slice(`runs/${RUN.runId}/`.length));
+    expect(metadata.sort()).toEqual(
+      [
+        'collection.json',
+        'items/300-400.json',
+        'items/300-401.json',
+        'items/301-400.json',
+        'items/301-401.json',
+        'mosaic.vrt',
+        'mosaic/300-400.vrt',
+        'mosaic/300-401.vrt',
+        'mosaic/301-400.vrt',
+        'mosaic/301-401.vrt',
+        'summary.json',
+      ].sort(),
+    );
+
+    await copyRunOutputs(store, RUN.runId, out);
+    const info = JSON.parse(
+      execFileSync('gdalinfo', ['-json', join(out, 'mosaic.vrt')], { encoding: 'utf8' }),
+    );
+    expect(info.size).toEqual([RUN.side * 256, RUN.side * 256]);
+    // A window across the corner where the four blocks meet: read through each block VRT to its tiles.
+    const window = join(out, 'window.tif');
+    const corner = (64 - 40) * 256 - 256;
+    execFileSync('gdal_translate', [
+      '-q',
+      '-srcwin',
+      `${corner}`,
+      `${corner}`,
+      '512',
+      '512',
+      join(out, 'mosaic.vrt'),
+      window,
+    ]);
+    const stats = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', window], { encoding: 'utf8' }));
+    expect(stats.bands[0].minimum).toBe(0);
+    rmSync(window);
+
+    const items = readStacItems(out);
+    expect(items).toHaveLength(total);
+    expect(new Set(items.map((i) => i.item.id)).size).toBe(total);
+    for (const { assetPath } of items) expect(existsSync(assetPath)).toBe(true);
+  });
+});
