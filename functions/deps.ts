@@ -27,10 +27,14 @@ export interface FunctionDeps {
 
 let cached: FunctionDeps | undefined;
 
-export function functionDeps(env: NodeJS.ProcessEnv = process.env): FunctionDeps {
+/** `onRequest` counts the AWS requests made (benchmarks of the local stack's Lambdas). */
+export function functionDeps(
+  env: NodeJS.ProcessEnv = process.env,
+  onRequest?: (service: string, command: string) => void,
+): FunctionDeps {
   if (cached) return cached;
   const config = loadConfig(env);
-  const clients = createAwsClients(config);
+  const clients = createAwsClients(config, { onRequest });
   cached = {
     config,
     clients,

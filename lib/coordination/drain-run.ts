@@ -20,8 +20,8 @@ export interface DrainDeps {
 }
 
 /**
- * One pass of the drain after a run's breaker opened (docs/architecture.md, "Circuit
- * breaker"). The run is DRAINING, so every worker that receives one of its messages parks its
+ * One pass of the drain after a run's breaker opened (docs/architecture.md, "The flow
+ * of a run"). The run is DRAINING, so every worker that receives one of its messages parks its
  * sub-tiles and deletes it, and every worker holding one stops and parks it: the drain itself
  * receives nothing, so other runs' messages keep their receive budget. It reads one item (the
  * run's counters) and ends when the run is accounted for, whatever else is queued, or at its

@@ -41,7 +41,7 @@ type Problem = { tileId: string; z: number; x: number; y: number; state: string;
  * The end of a run: the mosaic (a VRT per block of tiles under one top-level VRT) and the STAC
  * catalogue (items in parts) over every marked tile, and a summary with an exact account.
  * Memory and time stay bounded for a million sub-tiles: one pass over the markers into typed
- * arrays, then streamed uploads (docs/architecture.md, "Finalize"). The run SUCCEEDS only if
+ * arrays, then streamed uploads (docs/architecture.md, "Finalize and outputs"). The run SUCCEEDS only if
  * every sub-tile is done.
  */
 export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<FinalizeResult> {

@@ -33,7 +33,7 @@ const escapeXml = (s: string) =>
 
 /**
  * A GDAL VRT over a range of tiles, written as a stream of chunks (docs/architecture.md,
- * "Finalize"). Written by hand because the finalize Lambda has no GDAL: every tile of a run
+ * "Finalize and outputs"). Written by hand because the finalize Lambda has no GDAL: every tile of a run
  * shares one grid (same zoom, 256×256, EPSG:3857), so each source is a SimpleSource at its
  * pixel offset. Its SourceProperties let GDAL open the mosaic without opening any source, so
  * a mosaic of a million tiles — a top-level VRT over one VRT per block of tiles — opens in

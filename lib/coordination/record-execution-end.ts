@@ -21,7 +21,7 @@ const ENDS = ['SUCCEEDED', 'FAILED', 'ABORTED', 'TIMED_OUT'] as const;
 type End = (typeof ENDS)[number];
 
 /**
- * Every way an execution ends reaches the ledger (docs/architecture.md, "Run control"):
+ * Every way an execution ends reaches the ledger (docs/architecture.md, "Runs of any length"):
  * the run's chain of executions records each end;
  * ABORTED (stopped in the console) and TIMED_OUT cancel the run, so workers stop; FAILED
  * (a state machine error, the history limit, a payload over 256 KiB) fails it with the cause,

@@ -3,7 +3,7 @@ import type { TileCoord } from '../tiling/tile-coord.js';
 
 /**
  * Where a run's metadata lives: apart from its tiles (`tiles/<run>/z/x/y.tif`), so the tiles
- * prefix holds exactly one object per marker (docs/architecture.md, "Outputs").
+ * prefix holds exactly one object per marker (docs/architecture.md, "Finalize and outputs").
  */
 export const runOutputPrefix = (runId: string) => `runs/${runId}/`;
 

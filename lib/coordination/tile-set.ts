@@ -1,6 +1,6 @@
 /**
  * The done tiles of one run, in typed arrays: a million tiles take about 16 MB, where a
- * million objects would take hundreds (docs/architecture.md, "Finalize"). Extents are kept
+ * million objects would take hundreds (docs/architecture.md, "Finalize and outputs"). Extents are kept
  * as tiles arrive, so nothing ever spreads a large array into Math.min/Math.max.
  */
 export class TileSet {

@@ -34,7 +34,7 @@ export async function eachLimited<T>(items: readonly T[], limit: number, work: (
 
 /**
  * The run's mosaic: one VRT per block of tiles, streamed, and a top-level VRT over the blocks
- * (docs/architecture.md, "Finalize"). Returns the top-level VRT's key.
+ * (docs/architecture.md, "Finalize and outputs"). Returns the top-level VRT's key.
  */
 export async function writeMosaic(
   store: ObjectStore,

@@ -7,7 +7,7 @@ import { eachLimited, type TileBlock } from './write-mosaic.js';
 /**
  * The run's STAC catalogue: the items in parts (one FeatureCollection per block of tiles,
  * streamed, one item a line) and the collection that links every part (docs/architecture.md,
- * "Finalize"). Returns the collection's key.
+ * "Finalize and outputs"). Returns the collection's key.
  */
 export async function writeStac(
   store: ObjectStore,

@@ -35,7 +35,7 @@ export interface ObjectStore {
   ): Promise<ObjectHead>;
   /**
    * Writes an object from a stream of chunks without holding it whole: a multipart upload
-   * in parts of a few MiB where it is large (docs/architecture.md, "Finalize").
+   * in parts of a few MiB where it is large (docs/architecture.md, "Finalize and outputs").
    */
   putStream(
     key: string,

@@ -11,6 +11,7 @@ import { onUploadTask } from '../../functions/on-upload.js';
 import { reapActiveRuns } from '../../functions/reaper.js';
 import { splitTask } from '../../functions/split.js';
 import { createAwsClients } from '../../lib/aws/clients.js';
+import type { Config } from '../../lib/config/config.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import { createDynamoLedger } from '../../lib/ledger/dynamodb-ledger.js';
 import { createDynamoExecutionChain, type ExecutionChain } from '../../lib/ledger/execution-chain.js';
@@ -26,6 +27,8 @@ import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js'
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
+import { type LambdaLimits, readLambdaLimits } from '../statemachine/lambda-limits.js';
+import { createLambdaPool, type LambdaPool } from '../statemachine/lambda-pool.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
 
 export interface LocalHubOptions {
@@ -45,6 +48,11 @@ export interface LocalHubOptions {
    * execution at it, and the progress loop hands over at 60 % of it.
    */
   readonly historyLimit?: number;
+  /**
+   * Each task runs in a container capped at its serverless.yml memory size and timeout (on by
+   * default); tests lower a function's limits here to see a task fail as it would on AWS.
+   */
+  readonly lambdaLimits?: false | Readonly<Record<string, Partial<LambdaLimits>>>;
 }
 
 export interface LocalHub {
@@ -110,15 +118,18 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const deps = { config, clients, ledger, chain, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
+    const lambdas = options.lambdaLimits === false ? undefined : startLambdas(stack, config, options);
+    const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
+      lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
     const executions = createLocalExecutions({
       definition: readDefinition(),
       handlers: {
-        Split: splitTask(deps),
-        Enqueue: enqueueTask(deps),
-        CheckProgress: checkProgressTask(deps),
-        Drain: drainTask(deps),
-        Finalize: finalizeTask(deps),
-        MarkFailed: markFailedTask(deps),
+        Split: task('split', splitTask(deps)),
+        Enqueue: task('enqueue', enqueueTask(deps)),
+        CheckProgress: task('check-progress', checkProgressTask(deps)),
+        Drain: task('drain', drainTask(deps)),
+        Finalize: task('finalize', finalizeTask(deps)),
+        MarkFailed: task('mark-failed', markFailedTask(deps)),
         // The runner is the starter of the next execution (defined by the time a run hands over).
         HandOver: (input) => handOverTask({ ...deps, starter: executions })(input),
       },
@@ -182,6 +193,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         if (stopped) return;
         stopped = true;
         await executions.stopAll().catch(() => {});
+        await lambdas?.stop();
         await pool.stop();
         clients.destroy();
         await stack.stop();
@@ -191,4 +203,22 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     await stack.stop();
     throw error;
   }
+}
+
+/** The Lambda containers of the state machine's tasks, configured from the environment as on AWS. */
+function startLambdas(stack: LocalStack, config: Config, options: LocalHubOptions): LambdaPool {
+  const limits = readLambdaLimits();
+  for (const [fn, override] of Object.entries(options.lambdaLimits || {}))
+    limits[fn] = { ...limits[fn]!, ...override };
+  return createLambdaPool({
+    env: {
+      ...stack.env,
+      GEOHUB_BREAKER_MIN_SAMPLE: String(config.breaker.minSample),
+      GEOHUB_BREAKER_FAILURE_RATIO: String(config.breaker.failureRatio),
+      GEOHUB_LOOP_EVENT_BUDGET: String(config.loopEventBudget),
+      GEOHUB_DRAIN_MAX_MS: String(config.maxDrainMs),
+    },
+    limits,
+    onRequest: options.onAwsRequest,
+  });
 }

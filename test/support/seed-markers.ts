@@ -20,14 +20,20 @@ export interface SeededRun {
 
 /**
  * A run whose every sub-tile is marked DONE through the ledger, as workers mark them (claim,
- * then markDone per 4×4 metatile), each pointing at a small placeholder tile (one 256×256
+ * then markDone per metatile, 4×4 as the split makes them), each pointing at a small placeholder tile (one 256×256
  * GeoTIFF). With `everyObject` each tile's object is uploaded; otherwise only the ones finalize
  * reads the band layout from (a million uploads would measure s3rver, not finalize).
  */
 export async function seedDoneRun(
   deps: { ledger: Ledger; store: ObjectStore },
   run: SeededRun,
-  options: { everyObject: boolean; parallel?: number; onProgress?: (done: number) => void },
+  options: {
+    everyObject: boolean;
+    parallel?: number;
+    /** Tiles a side of each metatile (the split makes 4×4); larger ones seed faster. */
+    metatileSide?: number;
+    onProgress?: (done: number) => void;
+  },
 ): Promise<void> {
   const { ledger, store } = deps;
   const dir = mkdtempSync(join(tmpdir(), 'geohub-seed-'));
@@ -66,16 +72,17 @@ export async function seedDoneRun(
       paramsVersion: 'seed',
       total: run.side * run.side,
     });
+    const m = options.metatileSide ?? 4;
     const blocks: { bx: number; by: number }[] = [];
-    for (let by = 0; by < run.side; by += 4) for (let bx = 0; bx < run.side; bx += 4) blocks.push({ bx, by });
+    for (let by = 0; by < run.side; by += m) for (let bx = 0; bx < run.side; bx += m) blocks.push({ bx, by });
     let next = 0;
     let marked = 0;
     const lane = async () => {
       while (next < blocks.length) {
         const { bx, by } = blocks[next++]!;
         const tiles = [];
-        for (let y = by; y < Math.min(by + 4, run.side); y++)
-          for (let x = bx; x < Math.min(bx + 4, run.side); x++) {
+        for (let y = by; y < Math.min(by + m, run.side); y++)
+          for (let x = bx; x < Math.min(bx + m, run.side); x++) {
             const t = { z: run.z, x: run.x0 + x, y: run.y0 + y };
             tiles.push({ id: tileIdFor(run.runId, 'raster-xyz', 'seed', t), ...t });
           }

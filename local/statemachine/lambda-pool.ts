@@ -1,0 +1,158 @@
+import { Worker } from 'node:worker_threads';
+import type { LambdaLimits } from './lambda-limits.js';
+
+/** How a local invocation ended when AWS would have ended it: the error names Lambda reports. */
+export class LambdaLimitError extends Error {
+  constructor(name: 'Sandbox.Timedout' | 'Runtime.OutOfMemory', message: string) {
+    super(message);
+    // Step Functions matches Retry and Catch on the error's name, as AWS reports it.
+    this.name = name;
+  }
+}
+
+export interface LambdaPoolOptions {
+  /** The environment each function's thread parses its configuration from (as a Lambda does). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Function (handler module) → its memory size and timeout. */
+  readonly limits: Readonly<Record<string, LambdaLimits>>;
+  readonly onRequest?: (service: string, command: string) => void;
+}
+
+export interface LambdaPool {
+  invoke(fn: string, event: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+interface Container {
+  readonly worker: Worker;
+  readonly ready: Promise<void>;
+  dead: boolean;
+}
+
+// Under vitest or tsx the sources are TypeScript: the thread registers tsx before loading them.
+const ENTRY = new URL(
+  import.meta.url.endsWith('.ts') ? './lambda-thread-main.ts' : './lambda-thread-main.js',
+  import.meta.url,
+);
+
+/**
+ * Local Lambda functions run as AWS runs them (docs/architecture.md, "Local stack"): each
+ * invocation in a warm container — a worker thread whose V8 heap is capped at the function's
+ * memory size — and cut off at its timeout. A task that would run out of memory or time on
+ * AWS fails here too, with AWS's error name; the container is then replaced, as Lambda does.
+ * Concurrent invocations of one function get containers of their own.
+ */
+export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
+  const idle = new Map<string, Container[]>();
+  const all = new Set<Container>();
+
+  const spawn = (fn: string, limits: LambdaLimits): Container => {
+    const workerData = { fn, env: options.env, countRequests: options.onRequest !== undefined };
+    const resourceLimits = { maxOldGenerationSizeMb: limits.memoryMiB };
+    const worker = ENTRY.pathname.endsWith('.ts')
+      ? new Worker(
+          `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ENTRY.href)}); })`,
+          { eval: true, workerData, resourceLimits },
+        )
+      : new Worker(ENTRY, { workerData, resourceLimits });
+    const container: Container = {
+      worker,
+      dead: false,
+      ready: new Promise((resolve, reject) => {
+        worker.once('error', reject);
+        worker.once('exit', () => reject(new Error(`the ${fn} function's container exited at start`)));
+        worker.on('message', (m: { ready?: boolean; request?: [string, string] }) => {
+          if (m.ready) resolve();
+          if (m.request) options.onRequest?.(...m.request);
+        });
+      }),
+    };
+    // An idle container that fails is only marked: the next invocation gets a fresh one.
+    worker.on('error', () => {
+      container.dead = true;
+    });
+    worker.on('exit', () => {
+      container.dead = true;
+      all.delete(container);
+    });
+    all.add(container);
+    return container;
+  };
+
+  const call = (container: Container, event: unknown, fn: string, limits: LambdaLimits) =>
+    new Promise<unknown>((resolve, reject) => {
+      const id = Math.random();
+      const settle = (outcome: () => void) => {
+        clearTimeout(timer);
+        container.worker.off('message', onMessage);
+        container.worker.off('error', onError);
+        outcome();
+      };
+      const onMessage = (m: {
+        id?: number;
+        ok?: boolean;
+        result?: unknown;
+        error?: { name: string; message: string };
+      }) => {
+        if (m.id !== id) return;
+        settle(() => {
+          if (m.ok) resolve(m.result);
+          else reject(Object.assign(new Error(m.error?.message), { name: m.error?.name ?? 'Error' }));
+        });
+      };
+      const onError = (error: Error & { code?: string }) =>
+        settle(() =>
+          reject(
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? new LambdaLimitError(
+                  'Runtime.OutOfMemory',
+                  `${fn} ran out of its ${limits.memoryMiB} MB of memory (Runtime exited: out of memory)`,
+                )
+              : error,
+          ),
+        );
+      const timer = setTimeout(
+        () =>
+          settle(() => {
+            void container.worker.terminate();
+            reject(
+              new LambdaLimitError(
+                'Sandbox.Timedout',
+                `Task timed out after ${limits.timeoutSeconds.toFixed(2)} seconds`,
+              ),
+            );
+          }),
+        limits.timeoutSeconds * 1000,
+      );
+      container.worker.on('message', onMessage);
+      container.worker.once('error', onError);
+      container.worker.postMessage({ id, event });
+    });
+
+  return {
+    async invoke(fn, event) {
+      const limits = options.limits[fn];
+      if (!limits) throw new Error(`no limits for the ${fn} function in serverless.yml`);
+      const pool = idle.get(fn) ?? [];
+      idle.set(fn, pool);
+      let container = pool.pop();
+      while (container?.dead) container = pool.pop();
+      container ??= spawn(fn, limits);
+      // Start-up (init) is not the invocation's time, as on Lambda; running out of memory in it is.
+      await container.ready.catch((error: Error & { code?: string }) => {
+        if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
+        throw new LambdaLimitError(
+          'Runtime.OutOfMemory',
+          `${fn} ran out of its ${limits.memoryMiB} MB of memory at start (Runtime exited: out of memory)`,
+        );
+      });
+      const result = await call(container, event, fn, limits);
+      if (!container.dead) pool.push(container);
+      return result;
+    },
+    async stop() {
+      idle.clear();
+      await Promise.all([...all].map((c) => c.worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
+import { createS3Store } from '../../../lib/store/s3-store.js';
+import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { readLambdaLimits } from '../../../local/statemachine/lambda-limits.js';
+import { createLambdaPool } from '../../../local/statemachine/lambda-pool.js';
+import { startTestHub } from '../../support/hub.js';
+import { seedDoneRun } from '../../support/seed-markers.js';
+import { stackClients } from '../../support/stack-clients.js';
+
+const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+
+describe('local Lambda tasks run within their serverless.yml limits', () => {
+  const { clients, config, env } = stackClients();
+  afterAll(() => clients.destroy());
+
+  it('reads each function’s memory size and timeout from serverless.yml', () => {
+    const limits = readLambdaLimits();
+    expect(limits.finalize).toEqual({ memoryMiB: 2048, timeoutSeconds: 900 });
+    expect(limits['check-progress']).toEqual({ memoryMiB: 512, timeoutSeconds: 30 });
+  });
+
+  it('a task over its memory size fails with Runtime.OutOfMemory; the same task within it succeeds', async () => {
+    const ledger = createDynamoLedger(clients.documents, config.table);
+    const store = createS3Store(clients.s3, config.bucket);
+    const run = { runId: 'r-lambda-memory-limit', z: 14, x0: 8000, y0: 5000, side: 12 };
+    await seedDoneRun({ ledger, store }, run, { everyObject: false });
+    const limits = readLambdaLimits();
+    const small = createLambdaPool({ env, limits: { finalize: { ...limits.finalize!, memoryMiB: 8 } } });
+    try {
+      await expect(small.invoke('finalize', { runId: run.runId })).rejects.toMatchObject({
+        name: 'Runtime.OutOfMemory',
+      });
+    } finally {
+      await small.stop();
+    }
+    expect((await ledger.getRun(run.runId))?.status).toBe('RUNNING');
+    const real = createLambdaPool({ env, limits });
+    try {
+      await expect(real.invoke('finalize', { runId: run.runId })).resolves.toMatchObject({
+        status: 'SUCCEEDED',
+      });
+    } finally {
+      await real.stop();
+    }
+  });
+});
+
+describe('a task over its timeout in a run', () => {
+  let hub: LocalHub;
+  beforeAll(async () => {
+    hub = await startTestHub({ lambdaLimits: { finalize: { timeoutSeconds: 0.05 } } });
+  });
+  afterAll(async () => {
+    await hub?.stop();
+  });
+
+  it('fails with Sandbox.Timedout, caught by the state machine: the run FAILED with that cause', async () => {
+    const started = await hub.upload(RGB, { name: 'timeout.tif', job: { zoom: 8 } });
+    if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+    const execution = await hub.executions.wait(started.executionArn);
+    expect(execution.status).toBe('FAILED');
+    expect(execution.states.slice(-3)).toEqual(['Finalize', 'MarkFailed', 'RunFailed']);
+    const run = await hub.ledger.getRun(started.runId);
+    expect(run?.status).toBe('FAILED');
+    expect(run?.reason).toBe('Sandbox.Timedout: Task timed out after 0.05 seconds');
+  });
+});
