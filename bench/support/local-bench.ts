@@ -46,12 +46,18 @@ export interface BenchStack {
 }
 
 /** A local stack of its own for one benchmark, with a scratch directory; both gone afterwards. */
-export async function withBenchStack<T>(work: (b: BenchStack) => Promise<T>): Promise<T> {
+export async function withBenchStack<T>(
+  work: (b: BenchStack) => Promise<T>,
+  options: { requestTimeoutMs?: number } = {},
+): Promise<T> {
   // The SDK warns on Node 20 that it will need Node 22 from 2027: noise in the figures' output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const scratch = mkdtempSync(join(tmpdir(), 'geohub-bench-'));
   const stack = await startLocalStack();
-  const clients = createAwsClients(stack.config);
+  const clients = createAwsClients({
+    ...stack.config,
+    requestTimeoutMs: options.requestTimeoutMs ?? stack.config.requestTimeoutMs,
+  });
   try {
     return await work({
       stack,

@@ -33,6 +33,8 @@ export interface FinalizeDeps {
   readonly ledger: Ledger;
   readonly store: ObjectStore;
   readonly now?: () => Date;
+  /** Progress of the phases (markers read, mosaic, STAC), for the function's logs and benchmarks. */
+  readonly onPhase?: (phase: string, fields: Record<string, number>) => void;
 }
 
 type Problem = { tileId: string; z: number; x: number; y: number; state: string; error?: TileError };
@@ -49,6 +51,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   if (!run) throw new RunNotFoundError(runId);
   const finishedAt = (deps.now?.() ?? new Date()).toISOString();
   const prefix = runOutputPrefix(runId);
+  const phaseStart = Date.now();
   const tiles = new TileSet();
   let sample: string | undefined;
   const problems: Problem[] = [];
@@ -64,6 +67,9 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     }
   }
 
+  const phase = (name: string, fields: Record<string, number> = {}) =>
+    deps.onPhase?.(name, { ...fields, ms: Date.now() - phaseStart });
+  phase('markers read', { tiles: tiles.count, problems: problemCount });
   let mosaic: string | undefined;
   let stac: string | undefined;
   if (sample) {
@@ -73,6 +79,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     const blocks = tiles.blocks(BLOCK_TILES);
     const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
     mosaic = await writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands);
+    phase('mosaic written', { blocks: blocks.length });
     // No object keys in what a catalogue shows: the source by its file name only.
     const description = `${run.operation} tiles of ${basename(run.source.key)} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}`;
     stac = await writeStac(deps.store, prefix, {
@@ -83,6 +90,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
       tiles,
       blocks,
     });
+    phase('stac written', { parts: blocks.length });
   }
 
   const c = run.counters;

@@ -32,7 +32,8 @@ describe('a drain touches only its run', () => {
   it('two runs on one queue: the poisoned one drains and fails; the healthy one SUCCEEDS, none of its messages dead-lettered', async () => {
     const { poisoned } = poisonedCog();
     fixtures = dirname(poisoned);
-    const bad = await hub.upload(poisoned, { name: 'poisoned.tif', job: { zoom: 10 } });
+    // Zoom 11: enough sub-tiles that the breaker opens while the poisoned run still has work queued.
+    const bad = await hub.upload(poisoned, { name: 'poisoned.tif', job: { zoom: 11 } });
     const good = await hub.upload(RGB, { name: 'healthy.tif', job: { zoom: 11 } });
     if (bad.outcome !== 'started' || good.outcome !== 'started') throw new Error('runs did not start');
 
@@ -68,5 +69,5 @@ describe('a drain touches only its run', () => {
     const runsInDlq = letters.map((l) => parseTileMessage(l.body)).map((p) => (p.ok ? p.message.runId : '?'));
     expect(runsInDlq).not.toContain(good.runId);
     expect(await waitUntil(async () => (await hub.queue.depth()).visible === 0, 10_000)).toBe(true);
-  });
+  }, 600_000);
 });
