@@ -119,6 +119,8 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const pollMs = options.pollMs ?? 500;
 
     const lambdas = options.lambdaLimits === false ? undefined : startLambdas(stack, config, options);
+    // Warm before the first run, so a run's first steps do not wait for every container's start.
+    await lambdas?.prewarm();
     const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
       lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
     const executions = createLocalExecutions({
@@ -207,9 +209,11 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
 
 /** The Lambda containers of the state machine's tasks, configured from the environment as on AWS. */
 function startLambdas(stack: LocalStack, config: Config, options: LocalHubOptions): LambdaPool {
-  const limits = readLambdaLimits();
-  for (const [fn, override] of Object.entries(options.lambdaLimits || {}))
-    limits[fn] = { ...limits[fn]!, ...override };
+  // Only the state machine's tasks run here (on-upload, reaper and redrive are called directly).
+  const all = readLambdaLimits();
+  const limits: Record<string, LambdaLimits> = {};
+  for (const fn of ['split', 'enqueue', 'check-progress', 'drain', 'finalize', 'mark-failed'])
+    limits[fn] = { ...all[fn]!, ...(options.lambdaLimits || {})[fn] };
   return createLambdaPool({
     env: {
       ...stack.env,

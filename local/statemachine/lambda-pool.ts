@@ -20,6 +20,8 @@ export interface LambdaPoolOptions {
 
 export interface LambdaPool {
   invoke(fn: string, event: unknown): Promise<unknown>;
+  /** Starts one container of each function ahead of its first invocation (provisioned concurrency). */
+  prewarm(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -149,6 +151,19 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
       const result = await call(container, event, fn, limits);
       if (!container.dead) pool.push(container);
       return result;
+    },
+    async prewarm() {
+      await Promise.all(
+        Object.entries(options.limits).map(async ([fn, limits]) => {
+          const container = spawn(fn, limits);
+          await container.ready.catch(() => {});
+          if (!container.dead) {
+            const pool = idle.get(fn) ?? [];
+            idle.set(fn, pool);
+            pool.push(container);
+          }
+        }),
+      );
     },
     async stop() {
       idle.clear();
