@@ -213,7 +213,7 @@ function startLambdas(stack: LocalStack, config: Config, options: LocalHubOption
   const all = readLambdaLimits();
   const limits: Record<string, LambdaLimits> = {};
   for (const fn of ['split', 'enqueue', 'check-progress', 'drain', 'finalize', 'mark-failed'])
-    limits[fn] = { ...all[fn]!, ...(options.lambdaLimits || {})[fn] };
+    limits[fn] = { ...all[fn]!, ...(options.lambdaLimits ? options.lambdaLimits[fn] : {}) };
   return createLambdaPool({
     env: {
       ...stack.env,
