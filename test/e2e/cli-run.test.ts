@@ -125,6 +125,6 @@ describe('geohub cost and plan', () => {
     }
     const bad = await runCli(['run', 'does-not-exist.tif', '--out', outDir()]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.trim()).toBe('geohub: cannot read does-not-exist.tif');
+    expect(bad.stderr.trim()).toBe('geohub: cannot read does-not-exist.tif: no such file');
   });
 });
