@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 
 /**
  * A key no other upload shares (two submits in one millisecond included), with the file's
@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
  */
 export function incomingKey(name: string): string {
   const safe = Buffer.byteLength(name) <= 100 ? name : shorten(name);
-  return `incoming/${Date.now()}-${randomBytes(6).toString('hex')}-${safe}`;
+  // Digits only, then one dash: the page shows the name after an `incoming/<digits>-` prefix.
+  const unique = `${Date.now()}${String(randomInt(0, 1e12)).padStart(12, '0')}`;
+  return `incoming/${unique}-${safe}`;
 }
 
 function shorten(name: string): string {

@@ -1,7 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { leftoverParts, leftoverProcesses } from '../support/leftovers.js';
+import { processMark } from '../support/marked-processes.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
 import { startUp, type UpSession } from '../support/up-session.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -10,8 +13,14 @@ const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathn
 let up: UpSession;
 let port = '';
 
+const mark = processMark();
+const toolRunning = () => mark.live().some((p) => / gdalwarp /.test(p));
+/** geohub up's own temp dir: its scratch and stand-in data, judged apart from other stacks'. */
+const tmp = mkdtempSync(join(tmpdir(), 'geohub-up-tmp-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
 beforeAll(async () => {
-  up = await startUp();
+  up = await startUp({ ...mark.env, TMPDIR: tmp });
   port = up.port;
 });
 afterAll(async () => {
@@ -46,20 +55,18 @@ describe('geohub up and the commands that talk to it', () => {
   });
 
   it('cancel stops a running run; redrive finishes it', async () => {
-    const submitted = JSON.parse((await cli('submit', slowGeoTiff(), '--zoom', '13')).stdout) as {
+    const slow = slowGeoTiff();
+    onTestFinished(() => rmSync(dirname(slow), { recursive: true, force: true }));
+    const submitted = JSON.parse((await cli('submit', slow, '--zoom', '13')).stdout) as {
       runId: string;
     };
-    expect(await waitUntil(() => leftoverProcesses().some((p) => p.includes('gdalwarp')), 90_000, 100)).toBe(
-      true,
-    );
+    expect(await waitUntil(() => toolRunning(), 90_000, 100)).toBe(true);
     const cancel = await cli('cancel', submitted.runId);
     expect(cancel.code).toBe(0);
     expect(
       await waitUntil(async () => (await statusOf(submitted.runId)).status === 'CANCELLED', 10_000, 200),
     ).toBe(true);
-    expect(await waitUntil(() => !leftoverProcesses().some((p) => p.includes('gdalwarp')), 10_000, 100)).toBe(
-      true,
-    );
+    expect(await waitUntil(() => !toolRunning(), 10_000, 100)).toBe(true);
     const verify = JSON.parse((await cli('verify', submitted.runId)).stdout) as {
       claimsHeld: number;
       parts: string[];
@@ -101,7 +108,8 @@ describe('geohub up and the commands that talk to it', () => {
     up.child.kill('SIGINT');
     const r = await up.done;
     expect(r.code).toBe(130);
-    expect(leftoverProcesses()).toEqual([]);
-    expect(leftoverParts()).toEqual([]);
+    // Its own processes (other stacks may be running on this machine).
+    expect(mark.live()).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
