@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { cancelRun } from '../../lib/coordination/cancel-run.js';
+import { countClaims, listTiles } from '../../lib/ledger/tile-records.js';
 import { runIdSchema } from '../../lib/model/ids.js';
 import { tileParamsSchema } from '../../lib/split/job-params.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
@@ -158,7 +159,7 @@ export async function startApiServer(
         const runId = runIdOf(m);
         if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
         const tiles = [];
-        for await (const t of hub.ledger.listTiles(runId)) tiles.push(t);
+        for await (const t of listTiles(hub.ledger, runId)) tiles.push(t);
         return tiles;
       },
     ],
@@ -186,8 +187,7 @@ export async function startApiServer(
         const runId = runIdOf(m);
         if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
         const report = await verifyRun(hub.ledger, hub.store, runId);
-        let claims = 0;
-        for await (const t of hub.ledger.listTiles(runId)) if (t.state === 'CLAIMED') claims += 1;
+        const claims = await countClaims(hub.ledger, runId);
         // This hub's workers' scratch only: another stack's leftovers are not this run's.
         const debris = findDebris(hub.pool.pids(), hub.pool.scratchDirs(), process.pid);
         return {
