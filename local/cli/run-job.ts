@@ -57,7 +57,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const input = await checkInputFile(options.file);
   const job = await readLocalJob(input.path, options.job, options.zoom);
   const out = await prepareOutputDir(options.out, options.replace ?? false);
-  await checkRoomForCopy(options.file, input.bytes);
+  await checkRoomForCopy(options.file, input.path);
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
