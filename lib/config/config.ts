@@ -13,7 +13,7 @@ const schema = z.object({
   GEOHUB_ENDPOINT_DYNAMODB: url.optional(),
   GEOHUB_ENDPOINT_S3: url.optional(),
   GEOHUB_ENDPOINT_SQS: url.optional(),
-  // Per-start credentials of the local stand-ins (see docs/architecture.md); unused on AWS.
+  // Per-start credentials of the local stand-ins (docs/architecture.md#access); unused on AWS.
   GEOHUB_LOCAL_ACCESS_KEY_ID: z
     .string()
     .regex(/^[A-Za-z0-9]{8,128}$/)
