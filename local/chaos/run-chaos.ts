@@ -1,6 +1,7 @@
 import type { TileRecord } from '../../lib/model/run.js';
 import { descendants, isAlive } from '../../lib/process/process-table.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
+import { seededRandom } from '../faults/seeded-random.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { findDebris } from '../server/debris.js';
 import { manifestTiles } from './manifest-tiles.js';
@@ -42,18 +43,6 @@ export interface ChaosReport {
   readonly ok: boolean;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed replays the same kill schedule. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -62,7 +51,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * of the world is checked from the ledger, S3 and the process table.
  */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const rand = random(options.seed);
+  const rand = seededRandom(options.seed);
   const toolStarts = new Map<string, number>();
   const toolGroups: number[] = [];
   const started = Date.now();
