@@ -13,6 +13,7 @@ const schema = z.object({
   GEOHUB_ENDPOINT_DYNAMODB: url.optional(),
   GEOHUB_ENDPOINT_S3: url.optional(),
   GEOHUB_ENDPOINT_SQS: url.optional(),
+  GEOHUB_ENDPOINT_SFN: url.optional(),
   GEOHUB_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name'),
   GEOHUB_TABLE: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'not a valid DynamoDB table name'),
   GEOHUB_QUEUE_URL: url,
@@ -30,7 +31,12 @@ const schema = z.object({
 
 export interface Config {
   readonly region: string;
-  readonly endpoints: { readonly dynamodb?: string; readonly s3?: string; readonly sqs?: string };
+  readonly endpoints: {
+    readonly dynamodb?: string;
+    readonly s3?: string;
+    readonly sqs?: string;
+    readonly sfn?: string;
+  };
   readonly bucket: string;
   readonly table: string;
   readonly queueUrl: string;
@@ -57,7 +63,12 @@ export function loadConfig(env: Env = process.env): Config {
   const e = parsed.data;
   return {
     region: e.GEOHUB_REGION,
-    endpoints: { dynamodb: e.GEOHUB_ENDPOINT_DYNAMODB, s3: e.GEOHUB_ENDPOINT_S3, sqs: e.GEOHUB_ENDPOINT_SQS },
+    endpoints: {
+      dynamodb: e.GEOHUB_ENDPOINT_DYNAMODB,
+      s3: e.GEOHUB_ENDPOINT_S3,
+      sqs: e.GEOHUB_ENDPOINT_SQS,
+      sfn: e.GEOHUB_ENDPOINT_SFN,
+    },
     bucket: e.GEOHUB_BUCKET,
     table: e.GEOHUB_TABLE,
     queueUrl: e.GEOHUB_QUEUE_URL,

@@ -70,8 +70,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const clients = createAwsClients(config, { onRequest: options.onAwsRequest });
     const ledger = createDynamoLedger(clients.documents, config.table);
     const store = createS3Store(clients.s3, config.bucket);
-    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
-    const deadLetters = createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl);
+    const bounds = { requestTimeoutMs: config.requestTimeoutMs };
+    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, bounds);
+    const deadLetters = createSqsQueue(
+      clients.sqs,
+      config.deadLetterQueueUrl,
+      config.deadLetterQueueUrl,
+      bounds,
+    );
     const deps = { config, clients, ledger, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
