@@ -10,6 +10,7 @@ import {
   type TileRecord,
 } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
+import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
 import { DeadlineExceededError, InterruptedError, RunStoppedError, TileDataError } from './errors.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -80,6 +81,10 @@ export async function handleMessage(
   });
   if (pending.length < tiles.length)
     log.info({ runId, skipped: tiles.length - pending.length }, 'skipping marked sub-tiles');
+  log.info(
+    { runId, messageId: message.id, tiles: tiles.length, remaining: pending.length },
+    `message taken: ${pending.length} of its ${tiles.length} sub-tiles remain`,
+  );
 
   if (
     redeliveredAfterCrash(
@@ -102,10 +107,12 @@ export async function handleMessage(
   let disposition: 'delete' | 'requeue' | 'retry' = 'delete';
   let stoppedBy: RunStoppedError | undefined;
   let retryAfterSeconds = deps.retryDelaySeconds;
+  let leftForRetry = 0;
   try {
     for (const [index, tile] of pending.entries()) {
       if (deps.stop.requested.aborted) {
         disposition = 'requeue'; // not started: back to the queue at once
+        leftForRetry = pending.length - index;
         break;
       }
       if (watch.signal.aborted) {
@@ -141,6 +148,12 @@ export async function handleMessage(
         release = undefined;
         tileLog.info({ durationMs: Date.now() - started, bytes: output.bytes }, 'sub-tile done');
       } catch (error) {
+        if (error instanceof ProcessGroupSurvivedError) {
+          // Stop-the-worker case (see worker-loop.ts): the group may still write, so the claim
+          // stays until its lease runs out and the message is left to come back after it.
+          release = undefined;
+          throw error;
+        }
         const tileError = errorOf(error);
         if (error instanceof TileDataError) {
           await ledger.markFailed(runId, tile.id, deps.workerId, tileError);
@@ -149,6 +162,7 @@ export async function handleMessage(
         } else if (error instanceof InterruptedError) {
           release = { state: 'QUEUED', error: tileError, interrupted: true };
           disposition = 'requeue';
+          leftForRetry = pending.length - index;
           tileLog.warn({ error: tileError }, 'sub-tile interrupted; back to the queue');
         } else if (error instanceof RunStoppedError) {
           stoppedBy = error;
@@ -189,6 +203,10 @@ export async function handleMessage(
   }
 
   if (disposition === 'requeue') {
+    log.warn(
+      { runId, messageId: message.id, remaining: leftForRetry },
+      `stopping: ${leftForRetry} sub-tiles of the message left for the retry`,
+    );
     // A fresh copy: an interruption must not spend the message's failure budget.
     await queue.requeue(message);
     return 'interrupted';
