@@ -1,23 +1,18 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { processTable } from '../../../lib/process/process-table.js';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { findFiles } from '../../support/find-files.js';
 import { freezeGroup } from '../../support/freezer.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { waitUntil } from '../../support/wait-until.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { liveGroup, spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
-const workers: WorkerHandle[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
-});
+const workers = trackWorkers();
 afterAll(() => clients.destroy());
 
-const liveGroup = (pgid: number) => processTable().filter((p) => p.pgid === pgid && p.state !== 'Z');
 const debris = (dir: string) => findFiles(dir, (n) => n.endsWith('.part') || n.endsWith('.tif'));
 
 function slowRun() {
