@@ -12,6 +12,7 @@ import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
 import { processTile } from './process-tile.js';
+import { processTilesSerially } from './process-tiles-serially.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
 import { createStopController } from './stop-controller.js';
@@ -93,7 +94,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTile: (run, tile, signal) =>
+            processTiles: processTilesSerially((run, tile, signal) =>
               processTile(
                 {
                   store,
@@ -110,6 +111,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                 tile,
                 signal,
               ),
+            ),
           },
           message,
         ),

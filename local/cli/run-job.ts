@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { RunRecord } from '../../lib/model/run.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
@@ -96,9 +97,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
 async function waitForClaims(ledger: import('../../lib/ledger/ledger.js').Ledger, runId: string) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    let claimed = 0;
-    for await (const t of ledger.listTiles(runId)) if (t.state === 'CLAIMED') claimed += 1;
-    if (claimed === 0) return;
+    if ((await countClaims(ledger, runId)) === 0) return;
     await sleep(200);
   }
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { cancelRun } from '../../lib/coordination/cancel-run.js';
+import { countClaims, listTiles } from '../../lib/ledger/tile-records.js';
 import { runIdSchema } from '../../lib/model/ids.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { LocalHub } from '../hub/local-hub.js';
@@ -103,7 +104,7 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
       /^\/api\/runs\/([0-9a-z-]+)\/tiles$/,
       async (m) => {
         const tiles = [];
-        for await (const t of hub.ledger.listTiles(m[1]!)) tiles.push(t);
+        for await (const t of listTiles(hub.ledger, m[1]!)) tiles.push(t);
         return tiles;
       },
     ],
@@ -136,8 +137,7 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
       /^\/api\/runs\/([0-9a-z-]+)\/verify$/,
       async (m) => {
         const report = await verifyRun(hub.ledger, hub.store, m[1]!);
-        let claims = 0;
-        for await (const t of hub.ledger.listTiles(m[1]!)) if (t.state === 'CLAIMED') claims += 1;
+        const claims = await countClaims(hub.ledger, m[1]!);
         const debris = findDebris(hub.pool.pids());
         return {
           ...report,

@@ -22,11 +22,11 @@ function slowRun() {
 }
 
 describe('a tool that exceeds its budget, or cannot be killed', () => {
-  it('over budget: PARKED, claim released, no .part, not retried; the rest of the message is done', async () => {
+  it('over budget: PARKED, claim released, no .part, not retried; the rest of the run is done', async () => {
     const fixture = await createFixture(config, clients);
     const slow = slowRun();
     const run = await seedRun(fixture, slow.files, [slow.tile, ...slow.near]);
-    await enqueueTiles(fixture, run.runId, run.tasks, 3); // one message, the slow tile first
+    await enqueueTiles(fixture, run.runId, run.tasks); // one metatile (message) per sub-tile
     const [slowTask] = run.tasks;
 
     const worker = spawnWorker(env, {
@@ -59,7 +59,11 @@ describe('a tool that exceeds its budget, or cannot be killed', () => {
       retried: 0,
     });
     expect(await fixture.queue.depth()).toEqual({ visible: 0, inFlight: 0 });
-    expect(worker.logs.find((l) => l.remaining !== undefined)).toMatchObject({ tiles: 3, remaining: 3 });
+    expect(
+      worker.logs.find((l) => l.msg === 'metatile exceeded its budget; parked for a re-drive'),
+    ).toMatchObject({
+      error: { class: 'DeadlineExceededError' },
+    });
   });
 
   it('SIGTERM: the logs say how many sub-tiles of the message remain on entry and are left for the retry', async () => {
@@ -75,22 +79,23 @@ describe('a tool that exceeds its budget, or cannot be killed', () => {
     await first.waitForLog((l) => l.msg === 'tool started' && l.tileId === slowTask.id);
     first.child.kill('SIGTERM');
     expect((await first.exited).code).toBe(75);
-    expect(first.logs.find((l) => String(l.msg).startsWith('message taken'))).toMatchObject({
+    // The metatile is the unit of claim and marker: all of it remains on entry, and all of it
+    // is left for the retry, the tile made before the SIGTERM included.
+    expect(first.logs.find((l) => String(l.msg).startsWith('metatile claimed'))).toMatchObject({
       tiles: 3,
       remaining: 3,
+      msg: 'metatile claimed: 3 sub-tiles remain',
     });
-    expect(first.logs.find((l) => String(l.msg).startsWith('stopping:'))).toMatchObject({
-      remaining: 2,
-      msg: 'stopping: 2 sub-tiles of the message left for the retry',
+    expect(first.logs.find((l) => l.msg === 'metatile interrupted; back to the queue')).toMatchObject({
+      left: 3,
     });
 
     const second = spawnWorker(env, fixture.env);
     workers.push(second);
     expect((await second.exited).code).toBe(0);
-    expect(second.logs.find((l) => String(l.msg).startsWith('message taken'))).toMatchObject({
+    expect(second.logs.find((l) => String(l.msg).startsWith('metatile claimed'))).toMatchObject({
       tiles: 3,
-      remaining: 2,
-      msg: 'message taken: 2 of its 3 sub-tiles remain',
+      remaining: 3,
     });
     const states = await tileStates(fixture.ledger, run.runId);
     expect([...states.values()].map((t) => t.state)).toEqual(['DONE', 'DONE', 'DONE']);
