@@ -19,6 +19,7 @@ import type { ObjectStore } from '../../lib/store/object-store.js';
 import { createS3Store } from '../../lib/store/s3-store.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
+import type { FaultRates } from '../faults/fault-rates.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
@@ -34,6 +35,10 @@ export interface LocalHubOptions {
   readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
   /** Counts the coordinator's AWS requests (the Lambdas' share), for benchmarks. */
   readonly onAwsRequest?: (service: string, command: string) => void;
+  /** The AWS-behaviour layer's rates (docs/architecture.md, "Local stack"); none: plain emulators. */
+  readonly faults?: FaultRates;
+  /** Sub-tiles per message (metatile size); default: the largest a message holds. */
+  readonly tilesPerMessage?: number;
   /** Breaker thresholds for this hub's runs. */
   readonly breaker?: { minSample: number; failureRatio: number };
 }
@@ -61,7 +66,7 @@ export interface LocalHub {
  * the upload trigger wired to s3rver's events, and a pool of real worker processes.
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
-  const stack = await startLocalStack();
+  const stack = await startLocalStack({ faults: options.faults });
   try {
     const config = {
       ...stack.config,
@@ -85,7 +90,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       definition: readDefinition(),
       handlers: {
         Split: splitTask(deps),
-        Enqueue: enqueueTask(deps),
+        Enqueue: enqueueTask({ ...deps, tilesPerMessage: options.tilesPerMessage }),
         CheckProgress: checkProgressTask(deps),
         Drain: drainTask(deps),
         Finalize: finalizeTask(deps),

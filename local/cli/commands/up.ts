@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../../lib/log/logger.js';
+import { parseFaultRates } from '../../faults/fault-rates.js';
 import { startLocalHub } from '../../hub/local-hub.js';
 import { startApiServer } from '../../server/api-server.js';
 import { servePage } from '../../server/page.js';
@@ -18,6 +19,8 @@ export function registerUp(program: Command, io: CliIo): void {
       const log = createLogger({ component: 'geohub-up' });
       const hub = await startLocalHub({
         workers: opts.workers,
+        // As hard as AWS: concurrent transactions conflict, hot items throttle; GEOHUB_FAULT_* adds more.
+        faults: parseFaultRates(process.env),
         log,
         onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
       });
