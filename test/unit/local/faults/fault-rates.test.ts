@@ -19,15 +19,14 @@ describe('fault rates', () => {
   });
 
   it('reject a probability outside [0, 1] with one line naming the variable', () => {
-    const error = (() => {
-      try {
-        parseFaultRates({ GEOHUB_FAULT_S3_503: '5' });
-      } catch (e) {
-        return e;
-      }
-    })() as Error;
+    let error: unknown;
+    try {
+      parseFaultRates({ GEOHUB_FAULT_S3_503: '5' });
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.message).toMatch(/^invalid fault rates: GEOHUB_FAULT_S3_503: /);
-    expect(error.message).not.toContain('\n');
+    expect((error as Error).message).toMatch(/^invalid fault rates: GEOHUB_FAULT_S3_503: /);
+    expect((error as Error).message).not.toContain('\n');
   });
 });
