@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { RunRecord } from '../../lib/model/run.js';
+import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
@@ -61,7 +62,9 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
-    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '2', GEOHUB_LEASE_MS: '30000' },
+    // Production settings (long-poll wait, lease, request timeout) and AWS's behaviour under
+    // concurrency; GEOHUB_FAULT_* adds AWS's occasional errors.
+    faults: parseFaultRates(process.env),
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
   });
   try {
