@@ -55,19 +55,15 @@ describe('planTiles', () => {
     const plan = planTiles(mercatorRaster(10, 300, 400, 1024), undefined, 'src');
     expect(plan.nativeZoom).toBe(12);
     expect(plan.zoom).toBe(12);
-    expect(plan.range).toEqual({ z: 12, minX: 1200, maxX: 1203, minY: 1600, maxY: 1603 });
+    expect(plan.ranges).toEqual([{ z: 12, minX: 1200, maxX: 1203, minY: 1600, maxY: 1603 }]);
     expect(plan.total).toBe(16);
     expect(plan.resolution).toBeCloseTo(resolutionAt(12), 9);
   });
 
   it('uses the requested zoom when given', () => {
-    expect(planTiles(mercatorRaster(10, 300, 400, 1024), 8, 'src').range).toEqual({
-      z: 8,
-      minX: 75,
-      maxX: 75,
-      minY: 100,
-      maxY: 100,
-    });
+    expect(planTiles(mercatorRaster(10, 300, 400, 1024), 8, 'src').ranges).toEqual([
+      { z: 8, minX: 75, maxX: 75, minY: 100, maxY: 100 },
+    ]);
   });
 
   it('refuses more tiles than the cap, saying how many it computed', () => {
@@ -87,7 +83,7 @@ describe('planTiles', () => {
     expect(() => planTiles({ ...raster, corners: undefined }, undefined, 'src')).toThrow(
       NotGeoreferencedError,
     );
-    expect(() => planTiles({ ...raster, crs: { kind: 'epsg', code: 2154 } }, undefined, 'src')).toThrow(
+    expect(() => planTiles({ ...raster, crs: { kind: 'epsg', code: 6244 } }, undefined, 'src')).toThrow(
       UnsupportedCrsError,
     );
   });
