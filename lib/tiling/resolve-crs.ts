@@ -2,6 +2,7 @@ import proj4 from 'proj4';
 import { type CrsRef, describeCrs } from './crs-ref.js';
 import { epsgEntry } from './epsg-database.js';
 import { UnsupportedCrsError } from './errors.js';
+import { esriGeostationary } from './esri-geostationary.js';
 import { geoKeysDefinition } from './geokeys-definition.js';
 import { withoutGrids } from './grid-free-datum.js';
 import { horizontalWkt } from './horizontal-wkt.js';
@@ -76,7 +77,8 @@ function resolveEpsg(code: number, citation: string | undefined): ResolvedCrs {
 
 /**
  * Turns what the file says into something proj4 can reproject: an EPSG code through the
- * registry (epsg-index), a WKT (its horizontal part; its PROJ4 extension when it has one), or
+ * registry (epsg-index), a WKT (its horizontal part; its PROJ4 extension when it has one; ESRI's
+ * geostationary view, which proj4 does not read), or
  * user-defined GeoKeys through the definition GDAL would build from them. Fails with a message
  * naming the CRS found and what cannot be reprojected.
  */
@@ -89,7 +91,7 @@ export function resolveCrs(ref: CrsRef): ResolvedCrs {
       const horizontal = horizontalWkt(ref.wkt);
       if (horizontal.length === 0) throw new UnsupportedCrsError('the WKT CRS definition is empty');
       const extension = PROJ4_EXTENSION.exec(horizontal)?.[1];
-      const definition = extension ? withoutGrids(extension) : horizontal;
+      const definition = extension ? withoutGrids(extension) : (esriGeostationary(horizontal) ?? horizontal);
       return resolved(label, definition, WEB_MERCATOR_NAMES.test(horizontal));
     }
     case 'user-defined': {

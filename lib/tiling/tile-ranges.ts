@@ -6,7 +6,7 @@ import { ORIGIN_SHIFT, WORLD_SIZE } from './web-mercator.js';
  * The tile ranges covering an EPSG:3857 box whose x may run past the antimeridian (as
  * reprojectFootprint() returns it for a source crossing it): one range, or two when the box
  * wraps, one at the east end of the map (x up to 2^z − 1) and one at the west end (from x = 0).
- * A box as wide as the world is one range spanning every column.
+ * A box as wide as the world, or whose two ends meet, is one range spanning every column.
  */
 export function tileRanges(bbox: Bbox, z: number): TileRange[] {
   const [minX, minY, maxX, maxY] = bbox;
@@ -24,5 +24,9 @@ export function tileRanges(bbox: Bbox, z: number): TileRange[] {
               [-ORIGIN_SHIFT, minY, maxX - WORLD_SIZE, maxY],
             ]
           : [bbox];
-  return parts.map((part) => tileRange(part, z)).filter((r): r is TileRange => r !== undefined);
+  const ranges = parts.map((part) => tileRange(part, z)).filter((r): r is TileRange => r !== undefined);
+  const [east, west] = ranges;
+  // At low zooms the two ends of the map meet: one range of every column, no tile twice.
+  if (east && west && east.minX <= west.maxX + 1) return [{ ...east, minX: 0, maxX: 2 ** z - 1 }];
+  return ranges;
 }
