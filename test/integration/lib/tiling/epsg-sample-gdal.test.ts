@@ -164,7 +164,9 @@ function figures(label: string, outcomes: readonly Outcome[]) {
 }
 
 describe('tile covers across the EPSG registry, against GDAL', () => {
-  it(`a seeded draw of ${SAMPLE} projected EPSG CRSs: ≥ 99 % equal covers, the rest refused naming why`, async () => {
+  it(`a seeded draw of ${SAMPLE} projected EPSG CRSs: ≥ 99 % equal covers, the rest refused naming why`, {
+    timeout: 600_000,
+  }, async () => {
     const registry = await epsgProjectedCrs();
     const random = seededRandom(SEED);
     const pool = [...registry];

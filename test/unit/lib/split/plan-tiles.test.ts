@@ -8,7 +8,7 @@ import {
 } from '../../../../lib/split/errors.js';
 import { planTiles } from '../../../../lib/split/plan-tiles.js';
 import { bboxCorners } from '../../../../lib/tiling/bbox.js';
-import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
+import { BoundsOutsideCrsError, UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
 import { tileBounds } from '../../../../lib/tiling/tile-bounds.js';
 import { resolutionAt } from '../../../../lib/tiling/web-mercator.js';
 
@@ -112,5 +112,29 @@ describe('planTiles', () => {
     expect(() =>
       planTiles(cloud({ bbox: [500_000, 5_000_000, 500_000, 5_000_000] }), undefined, 'src'),
     ).toThrow(EmptyFootprintError);
+  });
+
+  it('refuses a header whose bounds cannot be in its declared geographic CRS, in one line', () => {
+    // A LAS 1.4 test file declares EPSG:4326 with x from 1 to 226: not a piece of the whole world.
+    const header = cloud({ bbox: [1, 1, 226, 226], crs: { kind: 'epsg', code: 4326 } });
+    expect(() => planTiles(header, undefined, 'cloud.las')).toThrow(BoundsOutsideCrsError);
+    expect(() => planTiles(header, undefined, 'cloud.las')).toThrow(
+      /^cloud\.las: its bounds \(x 1 to 226, y 1 to 226\) cannot be in its declared CRS EPSG:4326 \(WGS 84\)[^\n]*$/,
+    );
+  });
+
+  it('plans tiles on both sides of the antimeridian for a source crossing it', () => {
+    const plan = planTiles(
+      cloud({ bbox: [700_000, 8_000_000, 1_000_000, 8_200_000], crs: { kind: 'epsg', code: 32760 } }),
+      8,
+      'fiji.las',
+    );
+    expect(plan.ranges).toHaveLength(2);
+    const columns = plan.ranges.flatMap((r) => [r.minX, r.maxX]);
+    expect(columns).toContain(0);
+    expect(columns).toContain(255);
+    expect(plan.total).toBe(
+      plan.ranges.reduce((n, r) => n + (r.maxX - r.minX + 1) * (r.maxY - r.minY + 1), 0),
+    );
   });
 });
