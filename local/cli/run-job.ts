@@ -57,8 +57,11 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
     const upload = await hub.upload(file, options.zoom === undefined ? {} : { job: { zoom: options.zoom } });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
+    // The user knows their file, not the object key it was uploaded to: name the file.
+    const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
+    const named = (text: string | undefined) => text?.split(uploaded).join(options.file);
     if (upload.outcome === 'rejected') {
-      return summary(runId, 'FAILED', undefined, options.out, started, upload.reason);
+      return summary(runId, 'FAILED', undefined, options.out, started, named(upload.reason));
     }
     const execution = hub.executions.wait(upload.executionArn);
     let ended = false;
@@ -86,7 +89,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
       await copyRunOutputs(hub.store, runId, options.out);
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
-    return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason);
+    return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : named(reason));
   } finally {
     await hub.stop();
   }
