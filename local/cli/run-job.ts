@@ -89,7 +89,14 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
       await copyRunOutputs(hub.store, runId, options.out);
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
-    return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : named(reason));
+    return summary(
+      runId,
+      status,
+      run,
+      options.out,
+      started,
+      status === 'SUCCEEDED' ? undefined : named(reason),
+    );
   } finally {
     await hub.stop();
   }
