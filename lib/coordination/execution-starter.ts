@@ -10,6 +10,6 @@ export interface ExecutionStarter {
     name: string,
     input: Readonly<Record<string, unknown>>,
   ): Promise<{ executionArn: string; started: boolean }>;
-  /** The execution's status, or undefined when there is no such execution. */
-  statusOf(executionArn: string): Promise<string | undefined>;
+  /** The execution's status, or undefined when there is no such execution (both real starters tell). */
+  statusOf?(executionArn: string): Promise<string | undefined>;
 }

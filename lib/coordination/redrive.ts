@@ -65,7 +65,9 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
     // 2. The run takes work again *before* any comes back: a worker must not park it anew.
     await deps.ledger.resetBreaker(runId);
     // A RUNNING run whose execution died (its end never recorded) is resumable too.
-    const live = run.executionArn ? (await deps.starter.statusOf(run.executionArn)) === 'RUNNING' : false;
+    let live = false;
+    if (run.executionArn)
+      live = deps.starter.statusOf ? (await deps.starter.statusOf(run.executionArn)) === 'RUNNING' : true;
     const wasFinished = run.status !== 'RUNNING' || !live;
     await deps.ledger.updateRun(runId, { status: 'RUNNING', reason: 're-driven' }, [
       'FAILED',
