@@ -24,6 +24,11 @@ execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bench/split-milli
   stdio: 'inherit',
 });
 const million = JSON.parse(readFileSync(join(root, '.bench/split-million.json'), 'utf8'));
+log('finalize of 1,000,000 sub-tiles (markers seeded through the ledger)…');
+execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bench/finalize-million.ts')], {
+  stdio: 'inherit',
+});
+const finalized = JSON.parse(readFileSync(join(root, '.bench/finalize-million.json'), 'utf8'));
 log('resume after SIGTERM…');
 const sigterm = await benchSigtermResume(root);
 log('re-run of a completed 10,000-sub-tile run…');
@@ -46,6 +51,7 @@ const results = {
   totalSeconds: Math.round((performance.now() - started) / 1000),
   overhead,
   splitMillion: million,
+  finalizeMillion: finalized,
   resume: { sigterm, rerun },
   cancel: { cooperative, stubborn },
   cost,
@@ -64,6 +70,7 @@ const rows = [
   `| CPU the local AWS stand-ins used during that run (a remote service on AWS) | ${ranged.cpu.stack} CPU-s; worker processes themselves ${ranged.cpu.workers} CPU-s, of ${(ranged.runSeconds * m.cpus).toFixed(0)} CPU-s available | |`,
   `| overhead, same, one cached copy of the source per worker | ${cached.runSeconds} s: **×${cached.ratioExcludingStartup}** without start-up, ×${cached.ratioIncludingStartup} with it | ≤ 1.10 |`,
   `| split + enqueue of 1,000,000 sub-tiles | split ${(million.split.ms / 1000).toFixed(1)} s, enqueue ${(million.enqueue.ms / 1000).toFixed(1)} s (longest call ${(million.enqueue.longestCallMs / 1000).toFixed(1)} s); peak RSS ${million.split.peakRssMiB} MiB (split), ${million.enqueue.peakRssMiB} MiB (enqueue) | within Lambda limits |`,
+  `| finalize of ${finalized.subTiles.toLocaleString('en')} sub-tiles (Lambda: ${finalized.finalize.lambda.memoryMiB} MB, ${finalized.finalize.lambda.timeoutSeconds} s) | ${(finalized.finalize.ms / 1000).toFixed(0)} s (markers read from DynamoDB Local ${(finalized.finalize.phases['markers read'].ms / 1000).toFixed(0)} s), peak RSS ${finalized.finalize.peakRssMiB} MiB; gdalinfo opens the ${finalized.mosaic.blocks}-block mosaic in ${finalized.mosaic.gdalinfoMs} ms | within the finalize Lambda's limits; seconds |`,
   `| sub-tiles redone after a SIGTERM mid-run (${sigterm.tiles} sub-tiles) | ${sigterm.redone} (in flight: ${sigterm.inFlightAtSigterm}) | ≤ in flight |`,
   `| re-run of a completed ${rerun.tiles}-sub-tile run | ${rerun.rerunSeconds.toFixed(1)} s, ${rerun.toolInvocations} tool invocations | seconds, no tool work |`,
   `| cancel → group dead / .part gone / claim released, cooperative gdalwarp (worker, via execution stop) | ${cooperative.groupDeadMs} / ${cooperative.partGoneMs} / ${cooperative.claimReleasedMs} ms | within the run-status poll + grace |`,

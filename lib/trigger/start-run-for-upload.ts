@@ -55,6 +55,9 @@ export async function startRunForUpload(deps: StartRunDeps, upload: UploadRecord
   }
 
   const { operation, ...params } = job;
+  // The chain's first link before the execution: one that ends at once still finds it (a
+  // duplicate event finds the link there already).
+  await deps.chain?.started(runId, deps.starter.arnFor(runId), 'upload');
   const { executionArn, started } = await deps.starter.start(runId, {
     runId,
     source,
@@ -62,6 +65,5 @@ export async function startRunForUpload(deps: StartRunDeps, upload: UploadRecord
     ...(operation ? { operation } : {}),
     params,
   });
-  if (started) await deps.chain?.started(runId, executionArn, 'upload');
   return { outcome: started ? 'started' : 'duplicate', runId, executionArn };
 }
