@@ -102,7 +102,11 @@ export async function handleMessage(
     return dispose('retry', undefined, Math.max(1, Math.ceil((claim.leaseUntil - now()) / 1000) + 1));
   }
   if (claim.outcome !== 'claimed') return dispose('delete');
-  log.info({ attempt: claim.attempts }, 'metatile claimed');
+  // The metatile is the unit of claim and marker: on entry all its sub-tiles remain.
+  log.info(
+    { attempt: claim.attempts, remaining: metatile.tiles.length },
+    `metatile claimed: ${metatile.tiles.length} sub-tiles remain`,
+  );
   return dispose(await attempt(deps, run, metatile, message, log));
 }
 

@@ -51,7 +51,9 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       : {},
   );
   const ledger = createDynamoLedger(clients.documents, config.table);
-  const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
+  const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, {
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
   const cached = cachedSourceAccess(store, join(wc.scratchDir, 'sources'));
   const sources = routeSourceAccess(
