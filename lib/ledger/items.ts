@@ -43,5 +43,6 @@ export function toTileRecord(item: Record<string, unknown>): TileRecord {
     error: item.error as TileRecord['error'],
     lastError: item.lastError as TileRecord['lastError'],
     durationMs: item.durationMs === undefined ? undefined : Number(item.durationMs),
+    updatedAt: item.updatedAt === undefined ? undefined : String(item.updatedAt),
   };
 }

@@ -71,4 +71,6 @@ export interface TileRecord {
   /** Why the last attempt gave the sub-tile back (a retryable failure or an interruption). */
   readonly lastError?: TileError;
   readonly durationMs?: number;
+  /** When the record last changed (for a DONE sub-tile: when its marker was written). */
+  readonly updatedAt?: string;
 }

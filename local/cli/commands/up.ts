@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createLogger } from '../../../lib/log/logger.js';
 import { startLocalHub } from '../../hub/local-hub.js';
 import { startApiServer } from '../../server/api-server.js';
-import { servePage } from '../../server/page.js';
+import { createPage } from '../../server/page.js';
 import { DEFAULT_PORT } from '../api-client.js';
 import { type CliIo, emit, intOption } from '../io.js';
 
@@ -22,9 +22,11 @@ export function registerUp(program: Command, io: CliIo): void {
         onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
       });
       let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
+      const page = createPage(hub);
       try {
-        api = await startApiServer(hub, opts.port, servePage(hub));
+        api = await startApiServer(hub, opts.port, page.handle);
       } catch (error) {
+        await page.close();
         await hub.stop();
         throw error;
       }
@@ -45,6 +47,7 @@ export function registerUp(program: Command, io: CliIo): void {
       });
       io.stderr.write('geohub up: stopping (running executions are stopped, workers finish cleanly)…\n');
       await api.close();
+      await page.close();
       await hub.stop();
     });
 }
