@@ -33,7 +33,7 @@ export interface Asset {
 const here = dirname(fileURLToPath(import.meta.url));
 /** Where the build copies every asset (dist/local/server/page/assets), vendor files included. */
 const BUILT_DIR = join(here, 'assets');
-const isBuilt = () => existsSync(join(BUILT_DIR, 'vendor', 'leaflet', 'leaflet.js'));
+const isBuilt = (dir: string) => existsSync(join(dir, 'vendor', 'leaflet', 'leaflet.js'));
 
 function packageDir(name: string): string {
   return dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
@@ -51,12 +51,12 @@ export function assetSources(sourceDir = join(here, 'assets')): Map<string, stri
 }
 
 /** URL path → file of a build (copy-page-assets.ts lays the files out by URL path). */
-function builtAssets(): Map<string, string> {
+function builtAssets(dir: string): Map<string, string> {
   const files = new Map<string, string>();
-  for (const name of readdirSync(BUILT_DIR).sort()) {
-    if (OWN_KINDS.has(extname(name))) files.set(`/${name}`, join(BUILT_DIR, name));
+  for (const name of readdirSync(dir).sort()) {
+    if (OWN_KINDS.has(extname(name))) files.set(`/${name}`, join(dir, name));
   }
-  for (const [, , path] of VENDOR_FILES) files.set(`/vendor/${path}`, join(BUILT_DIR, 'vendor', path));
+  for (const [, , path] of VENDOR_FILES) files.set(`/vendor/${path}`, join(dir, 'vendor', path));
   return files;
 }
 
@@ -65,11 +65,10 @@ function builtAssets(): Map<string, string> {
  * ever looked up here, never joined to a directory, so no path can reach another file. A build
  * serves its own copy (dist/ alone is enough); a source checkout serves assets/ and node_modules.
  */
-export function pageAssets(): ReadonlyMap<string, Asset> {
+export function pageAssets(builtDir = BUILT_DIR): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
-  const built = isBuilt();
   // A build holds the copies of exactly what the sources list: list the copies themselves.
-  for (const [path, file] of built ? builtAssets() : assetSources()) {
+  for (const [path, file] of isBuilt(builtDir) ? builtAssets(builtDir) : assetSources()) {
     assets.set(path, { file, contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
   }
   assets.set('/', assets.get('/index.html')!);

@@ -2,6 +2,11 @@
 const MAX_TILES = 600;
 /** Failed renders of one tile retried on later polls before it is left alone. */
 const RETRIES = 3;
+/**
+ * Images loading at once. A browser opens about six connections to a host; renders waiting for
+ * GDAL must not hold them all, or the page's own API polls would wait behind them.
+ */
+const MAX_LOADING = 3;
 
 /**
  * The run's output as an image layer: each DONE sub-tile drawn by the server as a PNG
@@ -24,12 +29,23 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
     fill(entry) {
       if (entry.requested || entry.failures >= RETRIES || this.stateOf(entry.key) !== 'DONE') return;
       entry.requested = true;
-      entry.img.onload = () => entry.img.classList.add('loaded');
-      entry.img.onerror = () => {
-        // Busy (503) or not yet visible to the renderer: ask again on a later poll.
-        entry.requested = false;
-        entry.failures += 1;
+      waiting.push({ grid: this, entry });
+      pump();
+    },
+    load(entry) {
+      loading += 1;
+      const settle = (ok) => {
+        loading -= 1;
+        if (ok) entry.img.classList.add('loaded');
+        else {
+          // Busy (503) or not yet visible to the renderer: ask again on a later poll.
+          entry.requested = false;
+          entry.failures += 1;
+        }
+        pump();
       };
+      entry.img.onload = () => settle(true);
+      entry.img.onerror = () => settle(false);
       entry.img.src = `${this.base}/${entry.key}.png?v=${encodeURIComponent(this.version)}`;
     },
     // Leaflet walks every tile position of the view at the native zoom, in or out of the run:
@@ -72,6 +88,17 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
 
   const holder = L.layerGroup();
   let grid;
+  let loading = 0;
+  /** Tiles waiting for a connection, nearest the centre first (Leaflet creates them in that order). */
+  let waiting = [];
+  const pump = () => {
+    while (loading < MAX_LOADING && waiting.length > 0) {
+      const { grid: owner, entry } = waiting.shift();
+      // Scrolled away, or another run shown meanwhile: not worth a request any more.
+      if (owner === grid && owner.entries.get(entry.key) === entry) owner.load(entry);
+      else entry.requested = false;
+    }
+  };
 
   return {
     /** Toggled by the layers control; keeps its place across runs. */
@@ -79,6 +106,7 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
     /** A new run: its zoom, outline and how to know a tile's state (`z/x/y` → state). */
     show(runId, { zoom, bounds, stateOf, version }) {
       holder.clearLayers();
+      waiting = [];
       grid = new OutputGrid({
         pane: 'output',
         tileSize: 256,
@@ -120,6 +148,7 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
     clear() {
       holder.clearLayers();
       grid = undefined;
+      waiting = [];
       onNote('');
     },
   };

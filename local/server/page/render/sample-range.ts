@@ -24,7 +24,7 @@ interface BandStats {
 
 /** Band 1's statistics of one tile, or undefined when it is all nodata. */
 export async function tileStats(gdal: GdalTool, file: string, options: GdalToolOptions) {
-  const out = await gdal({ file: 'gdalinfo', args: ['-json', '-stats', '-b', '1', file] }, options);
+  const out = await gdal({ file: 'gdalinfo', args: ['-json', '-stats', file] }, options);
   const band = statsSchema.parse(JSON.parse(out)).bands[0]!;
   const { minimum: min, maximum: max, mean, stdDev } = band;
   if (min === undefined || max === undefined || mean === undefined || stdDev === undefined) return undefined;
