@@ -24,6 +24,8 @@ async function send(asset: Asset, req: IncomingMessage, res: ServerResponse): Pr
 export interface Page {
   /** Registered with the API server: answers the page's paths, returns false for others. */
   readonly handle: PageHandler;
+  /** Where rendered tiles are cached (the server's own temp dir, removed by close). */
+  readonly cacheDir: string;
   /** Stops rendering (GDAL processes die) and deletes the render cache. */
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export function createPage(
       void send(asset, req, res);
       return true;
     },
+    cacheDir: renderer.cache.dir,
     close: () => renderer.close(),
   };
 }

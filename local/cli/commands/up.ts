@@ -33,7 +33,13 @@ export function registerUp(program: Command, io: CliIo): void {
       emit(
         io,
         opts.json,
-        { url: api.url, pid: process.pid, workers: hub.pool.pids(), stack: hub.stack.env },
+        {
+          url: api.url,
+          pid: process.pid,
+          workers: hub.pool.pids(),
+          stack: hub.stack.env,
+          renderCache: page.cacheDir,
+        },
         () =>
           [
             `geohub up: ${api.url} (run-control page and API), ${opts.workers} workers`,
