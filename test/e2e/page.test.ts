@@ -183,6 +183,8 @@ async function subtileBoxes(): Promise<Box[]> {
 async function screenshotWithOutput(tiles: number, file: string) {
   await pageShows(async () => (await page.locator('#map').getAttribute('data-world')) === 'loaded', 60_000);
   await pageShows(async () => (await outputImages().count()) === tiles, 60_000);
+  // The story has said how the output is drawn (the legend's line).
+  await pageShows(async () => Boolean(await page.locator('#output-style').textContent()), 30_000);
   // The images fade in (style.css): let the transition end.
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${ARTIFACTS}${file}` });
