@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { isAlive } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
@@ -53,7 +54,7 @@ async function finishedRun(file: string) {
   const execution = await hub.executions.wait(started.executionArn);
   expect(execution.status).toBe('SUCCEEDED');
   const tiles: Tile[] = [];
-  for await (const t of hub.ledger.listTiles(started.runId)) {
+  for await (const t of listTiles(hub.ledger, started.runId)) {
     if (t.state === 'DONE' && t.output) tiles.push({ z: t.z, x: t.x, y: t.y, bytes: t.output.bytes });
   }
   // Fullest first: the tiles with the most data in them.

@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { Ledger } from '../../../../lib/ledger/ledger.js';
+import { listTiles } from '../../../../lib/ledger/tile-records.js';
 import type { RunRecord, TileOutput } from '../../../../lib/model/run.js';
 import type { ObjectStore } from '../../../../lib/store/object-store.js';
 import { colourReliefFile, type ValueRange } from './colour-ramp.js';
@@ -60,7 +61,7 @@ export function createRunLooks(deps: RunLooksDeps) {
   const sampleRange = async (run: RunRecord, signal: AbortSignal): Promise<ValueRange | undefined> => {
     const done: TileOutput[] = [];
     let read = 0;
-    for await (const t of deps.ledger.listTiles(run.runId)) {
+    for await (const t of listTiles(deps.ledger, run.runId)) {
       if (t.state === 'DONE' && t.output) done.push(t.output);
       read += 1;
       if (read >= SAMPLE_SCAN) break;

@@ -3,7 +3,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { Ledger } from '../../../../lib/ledger/ledger.js';
-import { tileIdFor } from '../../../../lib/model/ids.js';
+import { tileOutputKey } from '../../../../lib/model/ids.js';
 import type { RunRecord, TileOutput } from '../../../../lib/model/run.js';
 import type { ObjectStore } from '../../../../lib/store/object-store.js';
 import { RenderBusyError, RenderFailedError, TileNotRenderableError } from './errors.js';
@@ -113,12 +113,14 @@ export function createTileRenderer(options: TileRendererOptions): TileRenderer {
     async render(runId, tile) {
       if (closing.signal.aborted) throw new RenderBusyError('the renderer is closed');
       const run = await runOf(runId);
-      const tileId = tileIdFor(runId, run.operation, run.paramsVersion, tile);
-      const record = (await options.ledger.getTiles(runId, [tileId])).get(tileId);
-      if (record?.state !== 'DONE' || !record.output) {
+      // The tile's object: written before its marker (docs/architecture.md), so once the page
+      // sees the sub-tile DONE it is there; its ETag tells a re-done tile from the one cached.
+      const key = tileOutputKey(runId, tile);
+      const head = await options.store.head(key);
+      if (!head) {
         throw new TileNotRenderableError(`sub-tile ${tile.z}/${tile.x}/${tile.y} of ${runId} is not done`);
       }
-      const output = record.output;
+      const output: TileOutput = { key, etag: head.etag, bytes: head.bytes };
       const base = `${runId} ${tile.z}/${tile.x}/${tile.y} ${output.etag}`;
       const known = looks.known(runId);
       if (known && !looks.stale(known, run)) {
