@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
-import { OUTPUT_FILES, outputKey } from './run-outputs.js';
+import { findOutput, OUTPUT_FILES } from './run-outputs.js';
 
 /** GET /api/runs/:id/outputs/:name, for the names of OUTPUT_FILES only. */
 const OUTPUT_PATH = /^\/api\/runs\/([0-9a-z-]{8,64})\/outputs\/([a-z]+\.(?:vrt|json))$/;
@@ -17,19 +17,18 @@ export function outputsRoute(store: ObjectStore) {
     const [runId, name] = [m[1]!, m[2]!];
     const type = OUTPUT_FILES[name];
     if (!type) return false;
-    const key = outputKey(runId, name);
     void (async () => {
-      const head = await store.head(key);
-      if (!head) {
+      const found = await findOutput(store, runId, name);
+      if (!found) {
         res
           .writeHead(404, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: `no ${name} for ${runId}` }));
         return;
       }
-      const body = await store.getStream(key);
+      const body = await store.getStream(found.key);
       res.writeHead(200, {
         'content-type': type,
-        'content-length': head.bytes,
+        'content-length': found.bytes,
         'content-disposition': `attachment; filename="${runId}-${name}"`,
         'x-content-type-options': 'nosniff',
       });

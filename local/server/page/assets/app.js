@@ -29,6 +29,8 @@ const state = {
   wakeUp: undefined,
   /** The selected run's story, the run version it was fetched for, and fetches since that changed. */
   story: undefined,
+  /** The selected run's own view (GET /api/runs/:id): it may carry the chain of executions. */
+  detail: undefined,
   storyVersion: '',
   storyFetches: 0,
   polls: 0,
@@ -59,7 +61,7 @@ const selectedRun = () => state.runs.find((r) => r.runId === state.selectedId);
 function render() {
   table.render(state.runs, state.selectedId);
   detail.render(selectedRun(), state.queues);
-  story.render(selectedRun(), state.story);
+  story.render(selectedRun(), state.story, state.detail);
 }
 
 /**
@@ -78,10 +80,14 @@ async function refreshStory(run) {
     changedRun || (state.polls % STORY_EVERY === 0 && (isActive(run) || state.storyFetches < SETTLE_POLLS));
   if (!due) return;
   state.storyFetches += 1;
-  const fetched = await getJson(`${runPath(run.runId)}/story`);
+  const [fetched, detail] = await Promise.all([
+    getJson(`${runPath(run.runId)}/story`),
+    getJson(runPath(run.runId)),
+  ]);
   if (state.selectedId !== run.runId) return;
   state.story = fetched;
-  story.render(run, fetched);
+  state.detail = detail;
+  story.render(run, fetched, detail);
   runMap.setLook(fetched.look, !isActive(run));
 }
 

@@ -15,16 +15,30 @@ function executionsOf(run) {
   return Array.isArray(chain) ? chain : [];
 }
 
-/** Figures the run view may carry about capacity and cost: shown as given, never computed here. */
+const percent = (v) => `${(v * 100).toFixed(1)} %`;
+const dollars = (v) => `$${v.toFixed(4)}`;
+
+/**
+ * What the run view may say of the workers' capacity (spot and on-demand) and its cost: shown
+ * as the API gives it, never computed here; nothing when the API does not report it.
+ */
 function capacityOf(run) {
-  const found = [];
-  for (const name of ['capacity', 'cost', 'estimate']) {
-    const value = run[name];
-    if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value))
-        if (typeof v === 'number' || typeof v === 'string') found.push([`${name} ${k}`, String(v)]);
+  const c = run.capacity;
+  if (!c || typeof c !== 'object') return [];
+  const rows = [];
+  if (c.workers && Number.isFinite(c.workers.spot) && Number.isFinite(c.workers.onDemand))
+    rows.push([
+      'Capacity',
+      `${c.workers.spot} spot + ${c.workers.onDemand} on-demand workers${c.mode ? `, new ones on ${c.mode}` : ''}`,
+    ]);
+  if (Number.isFinite(c.rate) && Number.isFinite(c.breakEven))
+    rows.push(['Interruption rate', `${percent(c.rate)} (break-even ${percent(c.breakEven)})`]);
+  const cost = c.cost;
+  if (cost && Number.isFinite(cost.total)) {
+    const share = Number.isFinite(cost.onDemandShare) ? `, ${percent(cost.onDemandShare)} on-demand` : '';
+    rows.push(['Cost so far', `${dollars(cost.total)}${share}`]);
   }
-  return found;
+  return rows;
 }
 
 /**
@@ -40,7 +54,8 @@ export function createRunStory(container) {
   container.append(el('h3', {}, 'Sub-tiles done over time'), chart, figures, chainTitle, chain, downloads);
 
   return {
-    render(run, story) {
+    /** `detail` is the run's own view (GET /api/runs/:id), which may carry its chain of executions. */
+    render(run, story, detail) {
       container.hidden = !run || !story || story.runId !== run.runId;
       if (container.hidden) return;
       const end = isActive(run) ? Date.now() : Date.parse(run.updatedAt);
@@ -56,11 +71,11 @@ export function createRunStory(container) {
           `${formatCount(story.redone.tiles)} sub-tiles (${formatCount(story.redone.attempts)} extra attempts)`,
         ],
         ['Retried after failure', formatCount(run.counters.retried)],
-        ...capacityOf(run),
+        ...capacityOf(detail?.runId === run.runId ? detail : run),
       ];
       if (story.partial) rows.push(['Note', `from the first ${formatCount(story.scanned)} records`]);
       figures.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
-      const executions = executionsOf(run);
+      const executions = executionsOf(detail?.runId === run.runId ? detail : run);
       chainTitle.hidden = executions.length === 0;
       chain.replaceChildren(
         ...executions.map((e) => {
