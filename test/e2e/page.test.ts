@@ -376,6 +376,44 @@ describe('the run-control page of geohub up', () => {
     expect(await mosaic.text()).toMatch(/^<VRTDataset /);
     await page.screenshot({ path: `${ARTIFACTS}page-run-story.png` });
 
+    // The chain of executions and the capacity, in the shapes the run views report them, are
+    // shown as given (a string, not a function: the test runner rewrites import() in the test's code).
+    const detail = {
+      ...run,
+      executions: [
+        {
+          executionArn: 'arn:aws:states:us-east-1:0:execution:geohub:r-1',
+          reason: 'upload',
+          status: 'HANDED_OVER',
+        },
+        {
+          executionArn: 'arn:aws:states:us-east-1:0:execution:geohub:r-1-2',
+          reason: 'handover',
+          status: 'RUNNING',
+        },
+      ],
+      capacity: {
+        mode: 'on-demand',
+        workers: { spot: 1, onDemand: 2 },
+        rate: 0.25,
+        breakEven: 0.2,
+        cost: { total: 0.0123, onDemandShare: 0.5 },
+      },
+    };
+    const shown = await page.evaluate<string>(
+      `import('/run-story.js').then((m) => {
+        const box = document.createElement('div');
+        const detail = ${JSON.stringify(detail)};
+        m.createRunStory(box).render(detail, { runId: detail.runId, progress: [[0, 0]], redone: { tiles: 0, attempts: 0 }, interruptions: 0, outputs: {} }, detail);
+        return [...box.querySelectorAll('#executions li, #story-figures dd')].map((n) => n.textContent).join(' | ');
+      })`,
+    );
+    expect(shown).toContain('1 spot + 2 on-demand workers, new ones on on-demand');
+    expect(shown).toContain('25.0 % (break-even 20.0 %)');
+    expect(shown).toContain('$0.0123, 50.0 % on-demand');
+    expect(shown).toContain('r-1 upload · HANDED_OVER');
+    expect(shown).toContain('r-1-2 handover · RUNNING');
+
     // The render route answers PNGs for done sub-tiles only, and refuses what is not a tile.
     const { features } = await api<{ features: Feature[] }>(`/api/runs/${runId}/tiles.geojson`);
     const { z, x, y } = features[0]!.properties;

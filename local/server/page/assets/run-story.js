@@ -80,12 +80,14 @@ export function createRunStory(container) {
       chain.replaceChildren(
         ...executions.map((e) => {
           const name = e.name ?? e.executionArn?.split(':').at(-1) ?? '';
+          // Why it started (upload, hand-over, re-drive) and how it ended, as the chain records them.
+          const how = [e.reason, e.status].filter(Boolean).join(' · ');
           return el(
             'li',
             { title: e.executionArn ?? name },
             shortId(name),
             ' ',
-            el('span', { className: 'muted' }, e.status ?? ''),
+            el('span', { className: 'muted' }, how),
           );
         }),
       );
