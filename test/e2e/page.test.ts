@@ -511,6 +511,13 @@ describe('the run-control page of geohub up', () => {
     const map = page.locator('#map');
     await pageShows(async () => (await map.getAttribute('data-features')) === String(MAP_CAP), 60_000);
     expect(await map.getAttribute('data-renderer')).toBe('canvas');
+    // Fitted to the whole run, its tiles are too many to draw as images: the page says so
+    // instead of asking for thousands of renders (and walking millions of grid positions).
+    await pageShows(async () =>
+      /^zoom in to see the output \([\d,]+ tiles in view\)$/.test(
+        (await page.locator('#output-note').textContent()) ?? '',
+      ),
+    );
     expect(await page.locator('#map-note').textContent()).toBe(
       `showing the first 20,000 of ${run.counters.total.toLocaleString('en')} sub-tiles`,
     );
