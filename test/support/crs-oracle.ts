@@ -39,9 +39,9 @@ export async function crsOracle(
   return new Map(answers.map((a) => [a.id, a]));
 }
 
-/** The EPSG registry's projected CRSs as PROJ's database lists them: [code, method name]. */
-export async function epsgProjectedCrs(): Promise<[number, string][]> {
-  const { stdout } = await execa(PYTHON, [SCRIPT, '--list-projected']);
+/** The EPSG registry's projected or 2D geographic CRSs as PROJ's database lists them: [code, method name]. */
+export async function epsgCrs(kind: 'projected' | 'geographic'): Promise<[number, string][]> {
+  const { stdout } = await execa(PYTHON, [SCRIPT, `--list-${kind}`]);
   return JSON.parse(stdout) as [number, string][];
 }
 

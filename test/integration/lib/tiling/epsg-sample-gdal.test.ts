@@ -6,7 +6,7 @@ import { readSourceHeader } from '../../../../lib/source/read-source-header.js';
 import { planTiles } from '../../../../lib/split/plan-tiles.js';
 import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
 import type { TileRange } from '../../../../lib/tiling/tile-range.js';
-import { crsOracle, epsgProjectedCrs, type OracleCase, seededRandom } from '../../../support/crs-oracle.js';
+import { crsOracle, epsgCrs, type OracleCase, seededRandom } from '../../../support/crs-oracle.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
 
 /*
@@ -163,34 +163,48 @@ function figures(label: string, outcomes: readonly Outcome[]) {
   return { planned, agree, zoom, refused };
 }
 
+/** A seeded random draw of `n` codes of the registry, each placed at random in its area of use. */
+async function draw(kind: 'projected' | 'geographic', n: number): Promise<OracleCase[]> {
+  const pool = [...(await epsgCrs(kind))];
+  const random = seededRandom(SEED);
+  const cases: OracleCase[] = [];
+  while (cases.length < n && pool.length > 0) {
+    const [code] = pool.splice(Math.floor(random() * pool.length), 1)[0]!;
+    cases.push({
+      id: `epsg-${code}`,
+      srs: `EPSG:${code}`,
+      u: 0.3 + 0.4 * random(),
+      v: 0.3 + 0.4 * random(),
+      fraction: 0.02 + 0.2 * random(),
+    });
+  }
+  return cases;
+}
+
+const REFUSAL =
+  /^epsg-\d+: EPSG:\d+ \(.+\) cannot be reprojected: (its projection method .+ is not one proj4 implements|the EPSG registry geohub ships \(epsg-index\) has no definition of it)$/;
+
 describe('tile covers across the EPSG registry, against GDAL', () => {
   it(`a seeded draw of ${SAMPLE} projected EPSG CRSs: ≥ 99 % equal covers, the rest refused naming why`, {
     timeout: 600_000,
   }, async () => {
-    const registry = await epsgProjectedCrs();
-    const random = seededRandom(SEED);
-    const pool = [...registry];
-    const cases: OracleCase[] = [];
-    while (cases.length < SAMPLE && pool.length > 0) {
-      const [code] = pool.splice(Math.floor(random() * pool.length), 1)[0]!;
-      cases.push({
-        id: `epsg-${code}`,
-        srs: `EPSG:${code}`,
-        u: 0.3 + 0.4 * random(),
-        v: 0.3 + 0.4 * random(),
-        fraction: 0.02 + 0.2 * random(),
-      });
-    }
+    const cases = await draw('projected', SAMPLE);
     const { planned, agree, zoom, refused } = figures('EPSG sample', await compare(cases));
     expect(planned.length).toBeGreaterThanOrEqual(0.95 * SAMPLE);
     expect(agree / planned.length).toBeGreaterThanOrEqual(0.99);
     // The native zoom rounds log2 of a resolution: one near a half-way point may round either way.
     expect(zoom / planned.length).toBeGreaterThanOrEqual(0.97);
-    for (const r of refused) {
-      expect(r.refused).toMatch(
-        /^epsg-\d+: EPSG:\d+ \(.+\) cannot be reprojected: (its projection method .+ is not one proj4 implements|the EPSG registry geohub ships \(epsg-index\) has no definition of it)$/,
-      );
-    }
+    for (const r of refused) expect(r.refused).toMatch(REFUSAL);
+  });
+
+  it('a seeded draw of 60 geographic EPSG CRSs (datums, prime meridians, angular units)', async () => {
+    const { planned, agree, refused } = figures(
+      'EPSG geographic sample',
+      await compare(await draw('geographic', 60)),
+    );
+    expect(planned.length).toBeGreaterThanOrEqual(57);
+    expect(agree / planned.length).toBeGreaterThanOrEqual(0.99);
+    for (const r of refused) expect(r.refused).toMatch(REFUSAL);
   });
 
   it('rasters from PROJ strings with no EPSG code, geostationary full disks, a global and an antimeridian raster', async () => {
