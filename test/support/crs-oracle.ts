@@ -30,8 +30,13 @@ export type OracleAnswer =
 export async function crsOracle(
   dir: string,
   cases: readonly OracleCase[],
+  signal?: AbortSignal,
 ): Promise<Map<string, OracleAnswer>> {
-  const { stdout } = await execa(PYTHON, [SCRIPT], { input: JSON.stringify({ dir, cases }) });
+  // Stopped with the test (a timeout): it must not go on writing into a directory being removed.
+  const { stdout } = await execa(PYTHON, [SCRIPT], {
+    input: JSON.stringify({ dir, cases }),
+    cancelSignal: signal,
+  });
   const answers = stdout
     .trim()
     .split('\n')

@@ -104,8 +104,8 @@ interface Outcome {
 const canonical = (ranges: readonly TileRange[]) =>
   ranges.map((r) => `z${r.z} x${r.minX}-${r.maxX} y${r.minY}-${r.maxY}`).join(' + ');
 
-async function compare(cases: readonly OracleCase[]): Promise<Outcome[]> {
-  const answers = await crsOracle(scratch, cases);
+async function compare(cases: readonly OracleCase[], signal: AbortSignal): Promise<Outcome[]> {
+  const answers = await crsOracle(scratch, cases, signal);
   const outcomes: Outcome[] = [];
   for (const c of cases) {
     const answer = answers.get(c.id);
@@ -187,9 +187,9 @@ const REFUSAL =
 describe('tile covers across the EPSG registry, against GDAL', () => {
   it(`a seeded draw of ${SAMPLE} projected EPSG CRSs: ≥ 99 % equal covers, the rest refused naming why`, {
     timeout: 600_000,
-  }, async () => {
+  }, async ({ signal }) => {
     const cases = await draw('projected', SAMPLE);
-    const { planned, agree, zoom, refused } = figures('EPSG sample', await compare(cases));
+    const { planned, agree, zoom, refused } = figures('EPSG sample', await compare(cases, signal));
     expect(planned.length).toBeGreaterThanOrEqual(0.95 * SAMPLE);
     expect(agree / planned.length).toBeGreaterThanOrEqual(0.99);
     // The native zoom rounds log2 of a resolution: one near a half-way point may round either way.
@@ -197,23 +197,27 @@ describe('tile covers across the EPSG registry, against GDAL', () => {
     for (const r of refused) expect(r.refused).toMatch(REFUSAL);
   });
 
-  it('a seeded draw of 60 geographic EPSG CRSs (datums, prime meridians, angular units)', async () => {
+  it('a seeded draw of 60 geographic EPSG CRSs (datums, prime meridians, angular units)', async ({
+    signal,
+  }) => {
     const { planned, agree, refused } = figures(
       'EPSG geographic sample',
-      await compare(await draw('geographic', 60)),
+      await compare(await draw('geographic', 60), signal),
     );
     expect(planned.length).toBeGreaterThanOrEqual(57);
     expect(agree / planned.length).toBeGreaterThanOrEqual(0.99);
     for (const r of refused) expect(r.refused).toMatch(REFUSAL);
   });
 
-  it('rasters from PROJ strings with no EPSG code, geostationary full disks, a global and an antimeridian raster', async () => {
+  it('rasters from PROJ strings with no EPSG code, geostationary full disks, a global and an antimeridian raster', async ({
+    signal,
+  }) => {
     const cases: OracleCase[] = [
       ...PROJ_STRINGS.map(([id, srs, lonlat]) => ({ id, srs, lonlat })),
       ...FULL_DISKS,
       { id: 'global-4326', srs: 'EPSG:4326', gt: [-180, 0.5, 0, 90, 0, -0.5], size: [720, 360] },
     ];
-    const outcomes = await compare(cases);
+    const outcomes = await compare(cases, signal);
     const { planned, agree } = figures('PROJ strings', outcomes);
     expect(planned.length).toBe(cases.length);
     expect(agree).toBe(cases.length);
