@@ -22,10 +22,6 @@ const run = (r: ExtractTileRequest) => {
   return runProcess(file, args, { timeoutMs: 60_000, graceMs: 2_000 });
 };
 
-// Each case starts a Node process through tsx that loads the EPSG registry: on a loaded machine
-// that alone can take seconds, so these tests get the process's own 60 s budget, not vitest's 5 s.
-const PROCESS_TEST = { timeout: 60_000 };
-
 describe('extractorCommand', () => {
   it('runs the TypeScript entry through tsx under tests, and the built .js as is', () => {
     const ts = extractorCommand(request(AUTZEN), 'file:///app/lib/pointcloud/extractor-command.ts');
@@ -39,28 +35,22 @@ describe('extractorCommand', () => {
     ]);
   });
 
-  it('prints one JSON summary line for a readable cloud', PROCESS_TEST, async () => {
+  it('prints one JSON summary line for a readable cloud', async () => {
     const { stdout } = await run(request(AUTZEN));
     expect(JSON.parse(stdout)).toMatchObject({ format: 'laz', selection: 'ground' });
   });
 
-  it(
-    'exits 65 with a message the worker classifies as a data failure for a file that is not LAS',
-    PROCESS_TEST,
-    async () => {
-      const bad = join(dir, 'source');
-      writeFileSync(bad, 'this is not a point cloud at all');
-      const failure = await run(request(bad)).catch((e: unknown) => e);
-      expect(failure).toBeInstanceOf(ToolExitError);
-      expect((failure as ToolExitError).exitCode).toBe(65);
-      expect((failure as ToolExitError).stderr).toMatch(
-        /^Invalid LAS\/LAZ source \(UnrecognisedFormatError\)/,
-      );
-      expect(classifyFailure(failure)).toBe('data');
-    },
-  );
+  it('exits 65 with a message the worker classifies as a data failure for a file that is not LAS', async () => {
+    const bad = join(dir, 'source');
+    writeFileSync(bad, 'this is not a point cloud at all');
+    const failure = await run(request(bad)).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ToolExitError);
+    expect((failure as ToolExitError).exitCode).toBe(65);
+    expect((failure as ToolExitError).stderr).toMatch(/^Invalid LAS\/LAZ source \(UnrecognisedFormatError\)/);
+    expect(classifyFailure(failure)).toBe('data');
+  });
 
-  it('exits 64 for a malformed request', PROCESS_TEST, async () => {
+  it('exits 64 for a malformed request', async () => {
     const { file, args } = extractorCommand(request(AUTZEN));
     const failure = await runProcess(file, [...args.slice(0, -1), '{"mode":"rm -rf"}'], {
       timeoutMs: 60_000,
