@@ -7,6 +7,7 @@ import { startCli } from '../support/cli.js';
 import { crsOracle, type OracleCase } from '../support/crs-oracle.js';
 import { findFiles } from '../support/find-files.js';
 import { groundGrid, type LasOptions, lasBytes } from '../support/las-bytes.js';
+import { processMark } from '../support/marked-processes.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /*
@@ -34,7 +35,8 @@ const tilesOf = (ranges: readonly TileRange[]) =>
 async function run(file: string, signal: AbortSignal, zoom?: number) {
   const out = tempDir('geohub-out-');
   const args = ['run', file, '--out', out, '--json', ...(zoom === undefined ? [] : ['--zoom', String(zoom)])];
-  const { child, done } = startCli(args);
+  const mark = processMark();
+  const { child, done } = startCli(args, mark.env);
   const interrupt = () => child.kill('SIGINT');
   signal.addEventListener('abort', interrupt, { once: true });
   const r = await done.finally(() => signal.removeEventListener('abort', interrupt));
@@ -43,6 +45,8 @@ async function run(file: string, signal: AbortSignal, zoom?: number) {
   expect(summary).toMatchObject({ status: 'SUCCEEDED', tiles: { failed: 0 } });
   expect(summary.tiles.done).toBe(summary.tiles.total);
   const tiles = findFiles(out, (n) => /^\d+\.tif$/.test(n)).map((p) => p.slice(out.length + 1));
+  // Nothing this run started is still running: stand-ins, workers, tools.
+  expect(mark.live()).toEqual([]);
   return { out, tiles: tiles.sort(), summary };
 }
 
