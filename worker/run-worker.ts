@@ -14,6 +14,7 @@ import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
 import { processTile } from './process-tile.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
+import { guardSourceVersion } from './source-version-guard.js';
 import { createStopController } from './stop-controller.js';
 import { workerLoop } from './worker-loop.js';
 
@@ -53,7 +54,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
   const cached = cachedSourceAccess(store, join(wc.scratchDir, 'sources'));
   const sources = routeSourceAccess(
-    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(),
+    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(store, join(wc.scratchDir, 'pins')),
     cached,
     NEEDS_LOCAL_SOURCE,
   );
@@ -91,7 +92,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTile: (run, tile, signal) =>
+            processTile: guardSourceVersion({ ledger, sources, log }, (run, tile, signal) =>
               processTile(
                 {
                   store,
@@ -100,7 +101,8 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   scratchDir: wc.scratchDir,
                   toolTimeoutMs: wc.toolTimeoutMs,
                   killGraceMs: wc.killGraceMs,
-                  toolEnv,
+                  // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs).
+                  toolEnv: { ...toolEnv, ...sources.toolEnv(run) },
                   onToolStart: (file, pid) =>
                     log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started'),
                 },
@@ -108,6 +110,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                 tile,
                 signal,
               ),
+            ),
           },
           message,
         ),
