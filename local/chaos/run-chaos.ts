@@ -1,6 +1,7 @@
 import type { TileRecord } from '../../lib/model/run.js';
 import { descendants, isAlive } from '../../lib/process/process-table.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
+import type { CapacitySettings, CapacityView } from '../hub/capacity-controller.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { findDebris } from '../server/debris.js';
 import { manifestTiles } from './manifest-tiles.js';
@@ -13,6 +14,12 @@ export interface ChaosOptions {
   readonly killEveryMs: readonly [number, number];
   readonly seed: number;
   readonly timeoutMs: number;
+  /**
+   * Spot reclaims only: SIGTERM, and only to workers on spot capacity (on-demand capacity is
+   * not reclaimed), with a short stop grace so the sub-tile in flight is interrupted — the
+   * spot → on-demand fallback's chaos. Default: SIGKILL or SIGTERM to any worker.
+   */
+  readonly spotReclaims?: { readonly stopGraceMs: number; readonly capacity?: CapacitySettings };
 }
 
 export interface ChaosReport {
@@ -22,6 +29,8 @@ export interface ChaosReport {
   readonly workers: number;
   readonly kills: { readonly sigkill: number; readonly sigterm: number };
   readonly restarts: number;
+  /** The capacity at the end: the switches made, the workers' time and its cost by capacity. */
+  readonly capacity: CapacityView;
   readonly toolInvocations: number;
   /** Tool invocations beyond one per sub-tile. */
   readonly redone: number;
@@ -75,7 +84,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       GEOHUB_RETRY_DELAY_S: '0',
       GEOHUB_KILL_GRACE_MS: '2000',
       GEOHUB_LOG_LEVEL: 'info',
+      ...(options.spotReclaims ? { GEOHUB_STOP_GRACE_MS: String(options.spotReclaims.stopGraceMs) } : {}),
     },
+    capacity: options.spotReclaims?.capacity,
     onWorkerLog: (_line, parsed) => {
       if (parsed?.msg === 'tool started') {
         toolGroups.push(Number(parsed.pid));
@@ -102,10 +113,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const [min, max] = options.killEveryMs;
       await Promise.race([execution, sleep(min + rand() * (max - min))]);
       if (ended) break;
-      const live = hub.pool.activity();
+      const live = hub.pool
+        .activity()
+        // A reclaim that interrupts work: a spot worker with its tool running.
+        .filter((w) => !options.spotReclaims || (w.capacity === 'spot' && w.doing.msg === 'tool started'));
       if (live.length === 0) continue;
       const victim = live[Math.floor(rand() * live.length)]!;
-      const signal = rand() < 0.5 ? 'SIGKILL' : 'SIGTERM';
+      const signal = options.spotReclaims || rand() >= 0.5 ? 'SIGTERM' : 'SIGKILL';
       try {
         process.kill(victim.pid, signal);
         if (signal === 'SIGKILL') kills.sigkill += 1;
@@ -134,7 +148,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const debris = findDebris(hub.pool.pids());
     const toolInvocations = [...toolStarts.values()].reduce((a, b) => a + b, 0);
     const redone = toolInvocations - planned.length;
-    const redoneBound = kills.sigkill + kills.sigterm;
+    // Each kill, and each on-demand worker the pool stopped to bring it back on spot, may cost
+    // the sub-tile in flight.
+    const redoneBound = kills.sigkill + kills.sigterm + hub.pool.capacity().recycled;
     const checks = {
       everySubTileOneMarker,
       everyMarkerHasItsObject: report.gaps.length === 0 && report.markers === planned.length,
@@ -152,6 +168,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       workers: options.workers,
       kills,
       restarts,
+      capacity: hub.capacity.view(),
       toolInvocations,
       redone,
       redoneBound,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { CapacityMode } from '../../lib/cost/capacity-policy.js';
 import { killGroupNow } from '../../lib/process/terminate-group.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
 
@@ -11,6 +12,8 @@ export interface WorkerActivity {
   readonly pid: number;
   readonly generation: number;
   readonly restarts: number;
+  /** The capacity this worker runs on (Fargate Spot or on-demand, as the ECS service would). */
+  readonly capacity: CapacityMode;
   /** What the worker last said it was doing (from its structured log). */
   readonly doing: {
     readonly runId?: string;
@@ -31,8 +34,25 @@ export interface WorkerPoolOptions {
   readonly restart?: boolean;
 }
 
+/** The pool's capacity: the mode new workers start in, the workers on each, the time spent on each. */
+export interface PoolCapacity {
+  readonly mode: CapacityMode;
+  readonly spot: number;
+  readonly onDemand: number;
+  /** Worker-seconds run on each capacity so far (running workers included). */
+  readonly seconds: { readonly spot: number; readonly onDemand: number };
+  /** On-demand workers stopped (SIGTERM) to come back on spot. */
+  readonly recycled: number;
+}
+
 export interface WorkerPool {
   activity(): WorkerActivity[];
+  /**
+   * The capacity new workers start on. Back to spot also replaces the on-demand workers: each
+   * gets SIGTERM (it finishes or gives back its sub-tile, as on a scale-in) and restarts on spot.
+   */
+  setCapacity(mode: CapacityMode): void;
+  capacity(): PoolCapacity;
   pids(): number[];
   /** Every worker PID this pool ever started (to prove, after a stop, that none survived). */
   startedPids(): number[];
@@ -45,6 +65,8 @@ interface Slot {
   child?: ChildProcess;
   generation: number;
   restarts: number;
+  capacity: CapacityMode;
+  since: number;
   scratch?: string;
   toolGroups: Set<number>;
   doing: WorkerActivity['doing'];
@@ -70,23 +92,35 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
   let stopping = false;
+  let mode: CapacityMode = 'spot';
+  const seconds = { spot: 0, onDemand: 0 };
+  let recycled = 0;
+  const account = (s: Slot, now = Date.now()) => {
+    seconds[s.capacity === 'spot' ? 'spot' : 'onDemand'] += (now - s.since) / 1000;
+    s.since = now;
+  };
   const started: number[] = [];
   const slots: Slot[] = Array.from({ length: options.size }, (_, slot) => ({
     slot,
     generation: 0,
     restarts: 0,
+    capacity: 'spot' as CapacityMode,
+    since: Date.now(),
     toolGroups: new Set<number>(),
     doing: { msg: 'starting', at: new Date().toISOString() },
   }));
 
   const launch = (s: Slot) => {
     s.generation += 1;
+    s.capacity = mode;
+    s.since = Date.now();
     s.scratch = mkdtempSync(join(tmpdir(), `geohub-pool-${s.slot}-`));
     const child = spawn(process.execPath, entry, {
       env: {
         ...process.env,
         ...options.env,
         GEOHUB_WORKER_ID: `local-${s.slot}-${s.generation}-${process.pid}`,
+        GEOHUB_CAPACITY: s.capacity,
         GEOHUB_SCRATCH_DIR: s.scratch,
       },
       // The IPC channel lets the worker notice when this process dies (see worker/main.ts).
@@ -116,6 +150,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     s.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         liveWorkers.delete(child);
+        account(s);
         // A worker that died hard cannot clean up its tools: the pool does, as ECS would.
         for (const pgid of s.toolGroups) killGroupNow(pgid);
         s.toolGroups.clear();
@@ -142,8 +177,32 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
           pid: s.child!.pid!,
           generation: s.generation,
           restarts: s.restarts,
+          capacity: s.capacity,
           doing: s.doing,
         })),
+    setCapacity(next) {
+      if (next === mode) return;
+      mode = next;
+      if (next !== 'spot' || stopping) return;
+      for (const s of slots) {
+        if (!s.child || s.capacity !== 'on-demand') continue;
+        s.child.kill('SIGTERM');
+        recycled += 1;
+      }
+    },
+    capacity() {
+      const now = Date.now();
+      const running = slots.filter((s) => s.child);
+      const extra = { spot: 0, onDemand: 0 };
+      for (const s of running) extra[s.capacity === 'spot' ? 'spot' : 'onDemand'] += (now - s.since) / 1000;
+      return {
+        mode,
+        spot: running.filter((s) => s.capacity === 'spot').length,
+        onDemand: running.filter((s) => s.capacity === 'on-demand').length,
+        seconds: { spot: seconds.spot + extra.spot, onDemand: seconds.onDemand + extra.onDemand },
+        recycled,
+      };
+    },
     pids: () => slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : [])),
     startedPids: () => [...started],
     async stop(graceMs = 15_000) {
