@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAwsClients } from '../lib/aws/clients.js';
 import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
+import { countClaims } from '../lib/ledger/tile-records.js';
 import { tileIdFor } from '../lib/model/ids.js';
+import { metatileOf } from '../lib/model/metatile.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
 import { processTable } from '../lib/process/process-table.js';
 import { runProcess } from '../lib/process/run-process.js';
@@ -49,9 +51,7 @@ export async function benchCancelCooperative() {
       if (groupDead < 0 && !processTable().some((p) => p.pgid === toolPid && p.state !== 'Z'))
         groupDead = ms(t0);
       if (claimReleased < 0) {
-        let held = false;
-        for await (const t of hub.ledger.listTiles(started.runId)) held ||= t.state === 'CLAIMED';
-        if (!held) claimReleased = ms(t0);
+        if ((await countClaims(hub.ledger, started.runId)) === 0) claimReleased = ms(t0);
       }
       if (partGone < 0 && !poolParts().length) partGone = ms(t0);
       if (ms(t0) > 30_000) break;
@@ -100,7 +100,8 @@ export async function benchCancelStubborn(graceMs = 10_000) {
     });
     const tile = { z: 1, x: 0, y: 0 };
     const task = { id: tileIdFor(runId, 'raster-xyz', 'v1', tile), ...tile };
-    await ledger.claimTile(runId, task, 'bench', 60_000);
+    const metatile = metatileOf([task]);
+    await ledger.claim(runId, metatile, 'bench', 60_000);
     const dir = mkdtempSync(join(tmpdir(), 'geohub-stubborn-'));
     const script = join(dir, 'stubborn.sh');
     // Writes into its output, ignores SIGTERM: only SIGKILL stops it.
@@ -125,7 +126,7 @@ export async function benchCancelStubborn(graceMs = 10_000) {
     }).catch(() => {});
     await work;
     const partGone = ms(t0);
-    await ledger.releaseTile(runId, task.id, 'bench', {
+    await ledger.release(runId, metatile, 'bench', {
       state: 'CANCELLED',
       error: { class: 'RunStoppedError', message: 'bench' },
     });

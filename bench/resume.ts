@@ -5,6 +5,7 @@
  * batched ledger read and a delete.
  */
 import { join } from 'node:path';
+import { groupMetatiles } from '../lib/enqueue/pack-messages.js';
 import { tileIdFor } from '../lib/model/ids.js';
 import { MAX_TILES_PER_MESSAGE, serializeTileMessage } from '../lib/model/message.js';
 import { manifestTiles } from '../local/chaos/manifest-tiles.js';
@@ -21,7 +22,7 @@ export async function benchSigtermResume(root: string) {
     workerEnv: { GEOHUB_RECEIVE_WAIT_S: '1', GEOHUB_LOG_LEVEL: 'info' },
     onWorkerLog: (_l, p) => {
       if (p?.msg === 'tool started') starts.set(String(p.tileId), (starts.get(String(p.tileId)) ?? 0) + 1);
-      if (p?.msg === 'sub-tile done') done += 1;
+      if (p?.msg === 'metatile done') done += Number(p.tiles ?? 1);
     },
   });
   try {
@@ -74,26 +75,24 @@ export async function benchRerunCompleted(tiles = 10_000) {
       return { id: tileIdFor(runId, 'raster-xyz', 'v1', t), ...t };
     });
     const seedStart = performance.now();
-    for (let i = 0; i < tasks.length; i += 32) {
+    const metatiles = groupMetatiles(tasks, MAX_TILES_PER_MESSAGE);
+    for (let i = 0; i < metatiles.length; i += 32) {
       await Promise.all(
-        tasks.slice(i, i + 32).map(async (t) => {
-          await hub.ledger.claimTile(runId, t, 'seed', 60_000);
-          await hub.ledger.markDone(
-            runId,
-            t.id,
-            'seed',
-            { key: `tiles/${runId}/${t.z}/${t.x}/${t.y}.tif`, etag: 'e', bytes: 1 },
-            1,
+        metatiles.slice(i, i + 32).map(async (m) => {
+          await hub.ledger.claim(runId, m, 'seed', 60_000);
+          const outputs = new Map(
+            m.tiles.map((t) => [
+              t.id,
+              { key: `tiles/${runId}/${t.z}/${t.x}/${t.y}.tif`, etag: 'e', bytes: 1 },
+            ]),
           );
+          await hub.ledger.markDone(runId, m, 'seed', outputs, 1);
         }),
       );
     }
     const seedSeconds = (performance.now() - seedStart) / 1000;
-    // The re-run: every message of the run sent again.
-    const bodies: string[] = [];
-    for (let i = 0; i < tasks.length; i += MAX_TILES_PER_MESSAGE) {
-      bodies.push(serializeTileMessage({ v: 1, runId, tiles: tasks.slice(i, i + MAX_TILES_PER_MESSAGE) }));
-    }
+    // The re-run: every message of the run sent again, one per metatile.
+    const bodies = metatiles.map((m) => serializeTileMessage({ v: 1, runId, tiles: [...m.tiles] }));
     const t0 = performance.now();
     await hub.queue.sendBatch(bodies);
     for (;;) {

@@ -13,11 +13,16 @@ export interface AwsClients {
   destroy(): void;
 }
 
-// Local emulators accept any signature; real AWS must use the default credential chain.
-// s3rver verifies signatures against its built-in S3RVER account; the others accept any key.
+// Real AWS must use the default credential chain. A local stack started by geohub hands out
+// per-start credentials (config.localCredentials); these are the stand-ins' built-in ones.
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-function common(config: Config, endpoint: string | undefined) {
+export function localCredentials(config: Config): { accessKeyId: string; secretAccessKey: string } {
+  return config.localCredentials ?? LOCAL_CREDENTIALS;
+}
+
+/** Region, retries, request bounds and local credentials: the settings every geohub client shares. */
+export function clientSettings(config: Config, endpoint: string | undefined) {
   return {
     region: config.region,
     maxAttempts: config.maxAttempts,
@@ -29,7 +34,7 @@ function common(config: Config, endpoint: string | undefined) {
       // request hangs on: a hung dependency would hang the worker's cleanup with it.
       throwOnRequestTimeout: true,
     }),
-    ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
+    ...(endpoint ? { endpoint, credentials: localCredentials(config) } : {}),
   };
 }
 
@@ -59,12 +64,12 @@ function countRequests(
 
 /** One set of SDK clients per process, honouring local endpoints when configured. */
 export function createAwsClients(config: Config, options: ClientOptions = {}): AwsClients {
-  const dynamodb = new DynamoDBClient(common(config, config.endpoints.dynamodb));
+  const dynamodb = new DynamoDBClient(clientSettings(config, config.endpoints.dynamodb));
   const documents = DynamoDBDocumentClient.from(dynamodb, {
     marshallOptions: { removeUndefinedValues: true },
   });
   const s3 = new S3Client({
-    ...common(config, config.endpoints.s3),
+    ...clientSettings(config, config.endpoints.s3),
     ...(config.endpoints.s3
       ? {
           // s3rver needs path-style URLs, and stores aws-chunked framing verbatim unless
@@ -75,7 +80,7 @@ export function createAwsClients(config: Config, options: ClientOptions = {}): A
         }
       : {}),
   });
-  const sqs = new SQSClient(common(config, config.endpoints.sqs));
+  const sqs = new SQSClient(clientSettings(config, config.endpoints.sqs));
   countRequests(dynamodb, 'DynamoDB', options.onRequest);
   countRequests(s3, 'S3', options.onRequest);
   countRequests(sqs, 'SQS', options.onRequest);

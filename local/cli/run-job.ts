@@ -1,18 +1,29 @@
 import { existsSync } from 'node:fs';
-import { access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { RunRecord } from '../../lib/model/run.js';
+import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
+import { checkRoomForCopy } from './free-space.js';
+import { checkInputFile } from './input-file.js';
+import { readLocalJob } from './local-job.js';
+import { prepareOutputDir } from './output-dir.js';
 
 export interface RunJobOptions {
   readonly file: string;
   readonly out: string;
   readonly zoom?: number;
+  /** A job sidecar; default `<file>.job.json` when it exists. */
+  readonly job?: string;
+  /** Replace a previous run's outputs in `out` (refused otherwise). */
+  readonly replace?: boolean;
   readonly workers: number;
   /** Called with the run's record as it progresses (counters, status). */
   readonly onProgress?: (run: RunRecord) => void;
+  /** Called as the upload sends its parts. */
+  readonly onUpload?: (sentBytes: number, totalBytes: number) => void;
   /** Aborting (Ctrl-C) cancels the run cleanly, then resolves with its CANCELLED summary. */
   readonly signal?: AbortSignal;
   readonly onWorkerLog?: (line: string) => void;
@@ -29,6 +40,8 @@ export interface RunSummary {
   };
   readonly outputs: { readonly dir: string; readonly mosaic?: string; readonly stac?: string };
   readonly durationMs: number;
+  /** The input's upload to the local bucket: bytes and seconds. */
+  readonly upload?: { readonly bytes: number; readonly seconds: number };
   readonly reason?: string;
 }
 
@@ -41,24 +54,40 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const started = Date.now();
-  const file = resolve(options.file);
-  try {
-    await access(file, constants.R_OK);
-  } catch {
-    throw new CliError(`cannot read ${options.file}`);
-  }
+  // Everything the user gave is checked before anything starts.
+  const input = await checkInputFile(options.file);
+  const job = await readLocalJob(input.path, options.job, options.zoom);
+  const out = await prepareOutputDir(options.out, options.replace ?? false);
+  await checkRoomForCopy(options.file, input.path);
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
-    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '2', GEOHUB_LEASE_MS: '30000' },
+    // Production settings (long-poll wait, lease, request timeout) and AWS's behaviour under
+    // concurrency; GEOHUB_FAULT_* adds AWS's occasional errors.
+    faults: parseFaultRates(process.env),
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
   });
   try {
-    const upload = await hub.upload(file, options.zoom === undefined ? {} : { job: { zoom: options.zoom } });
+    const uploadStarted = Date.now();
+    const upload = await hub
+      .upload(input.path, {
+        ...(Object.keys(job).length === 0 ? {} : { job }),
+        onProgress: options.onUpload,
+        signal: options.signal,
+      })
+      .catch((error: unknown) => {
+        if (options.signal?.aborted) {
+          throw new CliError('cancelled during the upload: no run was started', 130, { cause: error });
+        }
+        throw new CliError(`the upload of ${options.file} failed: ${(error as Error).message}`, 1, {
+          cause: error,
+        });
+      });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
+    const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000 };
     if (upload.outcome === 'rejected') {
-      return summary(runId, 'FAILED', undefined, options.out, started, upload.reason);
+      return { ...summary(runId, 'FAILED', undefined, options.out, started, upload.reason), upload: sent };
     }
     const execution = hub.executions.wait(upload.executionArn);
     let ended = false;
@@ -83,10 +112,14 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
     const status = run?.status ?? 'FAILED';
     const record = hub.executions.get(upload.executionArn);
     if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
-      await copyRunOutputs(hub.store, runId, options.out);
+      await out.clearPrevious();
+      await copyRunOutputs(hub.store, runId, out.path);
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
-    return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason);
+    return {
+      ...summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason),
+      upload: sent,
+    };
   } finally {
     await hub.stop();
   }
@@ -96,9 +129,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
 async function waitForClaims(ledger: import('../../lib/ledger/ledger.js').Ledger, runId: string) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    let claimed = 0;
-    for await (const t of ledger.listTiles(runId)) if (t.state === 'CLAIMED') claimed += 1;
-    if (claimed === 0) return;
+    if ((await countClaims(ledger, runId)) === 0) return;
     await sleep(200);
   }
 }

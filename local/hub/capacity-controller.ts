@@ -47,6 +47,7 @@ export function startCapacityController(
     assumptions: settings.assumptions ?? { ...SEED_ASSUMPTIONS, warningMinutes: 2, restartMinutes: 1.5 / 60 },
   });
   const durations: number[] = [];
+  const claimed = new Map<string, number>();
   let last: CapacityDecision = { mode: 'spot', rate: 0, breakEven: 1, attempts: 0 };
   const switches: CapacityView['switches'][number][] = [];
   const subTileSeconds = () =>
@@ -77,10 +78,20 @@ export function startCapacityController(
   })();
 
   return {
-    /** A worker's log line: sub-tile durations are the cost model's sub-tile length. */
+    /**
+     * A worker's log line: a metatile's duration over its sub-tiles is the cost model's sub-tile
+     * length (the claim line says how many sub-tiles the attempt had).
+     */
     observe(parsed: Record<string, unknown> | undefined) {
-      if (parsed?.msg !== 'sub-tile done' || typeof parsed.durationMs !== 'number') return;
-      durations.push(parsed.durationMs);
+      const id = String(parsed?.metatileId);
+      if (String(parsed?.msg).startsWith('metatile claimed') && typeof parsed?.remaining === 'number') {
+        if (claimed.size > 1_000) claimed.clear();
+        claimed.set(id, parsed.remaining);
+        return;
+      }
+      if (parsed?.msg !== 'metatile done' || typeof parsed.durationMs !== 'number') return;
+      durations.push(parsed.durationMs / Math.max(1, claimed.get(id) ?? 1));
+      claimed.delete(id);
       if (durations.length > 200) durations.shift();
     },
     view(): CapacityView {

@@ -16,9 +16,11 @@ import type { Logger } from '../../lib/log/logger.js';
 import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
+import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { createS3Store } from '../../lib/store/s3-store.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
+import type { FaultRates } from '../faults/fault-rates.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
@@ -28,6 +30,7 @@ import {
   type CapacitySettings,
   startCapacityController,
 } from './capacity-controller.js';
+import { incomingKey } from './incoming-key.js';
 
 export interface LocalHubOptions {
   readonly workers: number;
@@ -39,6 +42,10 @@ export interface LocalHubOptions {
   readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
   /** Counts the coordinator's AWS requests (the Lambdas' share), for benchmarks. */
   readonly onAwsRequest?: (service: string, command: string) => void;
+  /** The AWS-behaviour layer's rates (docs/architecture.md, "Local stack"); none: plain emulators. */
+  readonly faults?: FaultRates;
+  /** Sub-tiles per message (metatile size); default: the largest a message holds. */
+  readonly tilesPerMessage?: number;
   /** Breaker thresholds for this hub's runs. */
   readonly breaker?: { minSample: number; failureRatio: number };
   /** Spot → on-demand fallback settings (window, hysteresis, the cost model's assumptions). */
@@ -58,7 +65,12 @@ export interface LocalHub {
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
   upload(
     file: string,
-    options?: { name?: string; job?: Record<string, unknown> },
+    options?: {
+      name?: string;
+      job?: Record<string, unknown>;
+      onProgress?: (sentBytes: number, totalBytes: number) => void;
+      signal?: AbortSignal;
+    },
   ): Promise<StartRunOutcome & { key: string }>;
   redrive(runId?: string): ReturnType<typeof redrive>;
   reap(): ReturnType<typeof reapActiveRuns>;
@@ -70,7 +82,7 @@ export interface LocalHub {
  * the upload trigger wired to s3rver's events, and a pool of real worker processes.
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
-  const stack = await startLocalStack();
+  const stack = await startLocalStack({ faults: options.faults });
   try {
     const config = {
       ...stack.config,
@@ -79,8 +91,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const clients = createAwsClients(config, { onRequest: options.onAwsRequest });
     const ledger = createDynamoLedger(clients.documents, config.table);
     const store = createS3Store(clients.s3, config.bucket);
-    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
-    const deadLetters = createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl);
+    const bounds = { requestTimeoutMs: config.requestTimeoutMs };
+    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, bounds);
+    const deadLetters = createSqsQueue(
+      clients.sqs,
+      config.deadLetterQueueUrl,
+      config.deadLetterQueueUrl,
+      bounds,
+    );
     const deps = { config, clients, ledger, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
@@ -88,7 +106,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       definition: readDefinition(),
       handlers: {
         Split: splitTask(deps),
-        Enqueue: enqueueTask(deps),
+        Enqueue: enqueueTask({ ...deps, tilesPerMessage: options.tilesPerMessage }),
         CheckProgress: checkProgressTask(deps),
         Drain: drainTask(deps),
         Finalize: finalizeTask(deps),
@@ -137,11 +155,19 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       pool,
       capacity,
       async upload(file, uploadOptions = {}) {
-        const name = uploadOptions.name ?? basename(file);
-        const key = `incoming/${Date.now()}-${name}`;
+        const key = incomingKey(uploadOptions.name ?? basename(file));
         const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
-        if (uploadOptions.job) await store.putText(`${key}.job.json`, JSON.stringify(uploadOptions.job));
-        await store.putFile(key, file);
+        try {
+          if (uploadOptions.job) await store.putText(`${key}.job.json`, JSON.stringify(uploadOptions.job));
+          // Multipart, part by part: any size, each part bounded and retried alone.
+          await uploadFileMultipart(clients.s3, config.bucket, key, file, {
+            onProgress: uploadOptions.onProgress,
+            signal: uploadOptions.signal,
+          });
+        } catch (error) {
+          outcomes.delete(encodeEventKey(key));
+          throw error;
+        }
         return { ...(await outcome), key };
       },
       redrive: (runId) => redrive({ ledger, queue, deadLetters, starter: executions }, runId),

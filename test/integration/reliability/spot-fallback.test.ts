@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runChaos } from '../../../local/chaos/run-chaos.js';
+import { parseFaultRates } from '../../../local/faults/fault-rates.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 
@@ -13,7 +14,12 @@ describe('spot → on-demand fallback under a high spot reclaim rate', () => {
       killEveryMs: [300, 700],
       seed: 20261201,
       timeoutMs: 540_000,
-      spotReclaims: { stopGraceMs: 3_000, capacity: { windowMs: 6_000, minAttempts: 4, everyMs: 500 } },
+      // Production settings, but a stop grace no longer than the cleanup reserve: a reclaim
+      // interrupts the sub-tile in flight (as when a sub-tile does not fit in the warning).
+      workerEnv: { GEOHUB_STOP_GRACE_MS: '3000' },
+      tilesPerMessage: 1,
+      faults: parseFaultRates({}),
+      spotReclaims: { capacity: { windowMs: 6_000, minAttempts: 4, everyMs: 500 } },
     });
     process.stdout.write(`spot fallback figures: ${JSON.stringify(report)}\n`);
     expect(report.status).toBe('SUCCEEDED');

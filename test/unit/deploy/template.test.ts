@@ -101,8 +101,7 @@ describe('npm run package (offline, no credentials)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    // Ten bundles imported by one node process: seconds on a loaded machine, not a figure to hold.
-  }, 120_000);
+  }, 120_000); // ten bundles imported by a cold node process: slow on a loaded machine, not a performance check
 
   it('leaves no Serverless variable unresolved and no account id baked in', () => {
     const text = JSON.stringify(template);
