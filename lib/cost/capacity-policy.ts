@@ -42,6 +42,21 @@ export interface CapacityPolicyOptions {
 }
 
 /**
+ * The fallback's rule: on-demand above the break-even rate; back to spot only below `hysteresis`
+ * times it, so that the mode does not flap around the break-even rate.
+ */
+export function nextMode(
+  mode: CapacityMode,
+  rate: number,
+  breakEven: number,
+  hysteresis: number,
+): CapacityMode {
+  if (mode === 'spot' && rate > breakEven) return 'on-demand';
+  if (mode === 'on-demand' && rate < breakEven * hysteresis) return 'spot';
+  return mode;
+}
+
+/**
  * Spot → on-demand fallback: new worker capacity goes on-demand while the interruption rate the
  * runs observe passes the break-even rate of the spot cost model (`geohub cost`), where
  * checkpointed spot stops being cheaper; it goes back to spot when the rate falls below a share
@@ -80,8 +95,7 @@ export function createCapacityPolicy(options: CapacityPolicyOptions = {}) {
       const breakEven = breakEvenRate({ ...assumptions, subTileMinutes: sample.subTileSeconds / 60 });
       const from = mode;
       if (attempts >= minAttempts) {
-        if (mode === 'spot' && rate > breakEven) mode = 'on-demand';
-        else if (mode === 'on-demand' && rate < breakEven * hysteresis) mode = 'spot';
+        mode = nextMode(mode, rate, breakEven, hysteresis);
       } else if (mode === 'on-demand' && interrupted === 0 && sample.at - base.at >= windowMs) {
         // A quiet window with too little work to measure: nothing argues for on-demand any more.
         mode = 'spot';

@@ -186,3 +186,30 @@ describe('cost allocation per stage', () => {
     }
   });
 });
+
+describe('spot → on-demand fallback on AWS', () => {
+  it('checks the capacity every minute, against the worker service it may read and update, and nothing else', () => {
+    const [fnId, fn] = ofType(template, 'AWS::Lambda::Function').find(
+      ([, r]) => props(r).Handler === 'functions/capacity.handler',
+    )!;
+    const vars = props<{ Environment: { Variables: Props } }>(fn).Environment.Variables;
+    const [serviceId, service] = only('AWS::ECS::Service');
+    expect(vars.GEOHUB_WORKER_SERVICE).toBe(service.ServiceName);
+    expect(vars.GEOHUB_WORKER_CLUSTER).toEqual({ Ref: only('AWS::ECS::Cluster')[0] });
+    const schedule = ofType(template, 'AWS::Events::Rule').find(([, r]) =>
+      JSON.stringify(props(r).Targets).includes(fnId),
+    );
+    expect(props(schedule![1]).ScheduleExpression).toBe('rate(1 minute)');
+    const roleId = (props(fn).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const ecs = roleStatements(resource(template, roleId)).filter((s) =>
+      asArray(s.Action).some((a) => a.startsWith('ecs:')),
+    );
+    expect(ecs).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['ecs:DescribeServices', 'ecs:UpdateService'],
+        Resource: { Ref: serviceId },
+      },
+    ]);
+  });
+});

@@ -53,7 +53,7 @@ const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribut
 
 describe('npm run package (offline, no credentials)', () => {
   it('bundles every handler of functions/ into its own Lambda on Node 22', () => {
-    expect(HANDLER_FILES.length).toBe(10);
+    expect(HANDLER_FILES.length).toBe(11);
     for (const file of HANDLER_FILES) {
       const [, fn] = lambdaFor(file);
       const p = props<{ Runtime: string; FunctionName: string; Code: { S3Key: string } }>(fn);
@@ -283,7 +283,9 @@ describe('run control and schedules', () => {
 
   it('runs the reaper every 5 minutes', () => {
     const [reaperId] = lambdaFor('reaper');
-    const schedules = ofType(template, 'AWS::Events::Rule').filter(([, r]) => props(r).ScheduleExpression);
+    const schedules = ofType(template, 'AWS::Events::Rule').filter(([, r]) =>
+      JSON.stringify(props(r).Targets).includes(reaperId),
+    );
     expect(schedules).toHaveLength(1);
     const rule = props<{ ScheduleExpression: string; Targets: { Arn: unknown }[] }>(schedules[0]![1]);
     expect(rule.ScheduleExpression).toBe('rate(5 minutes)');
@@ -430,6 +432,7 @@ describe('least privilege', () => {
     'mark-failed': [...LOGS, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     'on-execution-status': [...LOGS, 'dynamodb:UpdateItem'],
     reaper: [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    capacity: [...LOGS, 'dynamodb:Query', 'ecs:DescribeServices', 'ecs:UpdateService'],
     redrive: [
       ...LOGS,
       'dynamodb:GetItem',
