@@ -8,6 +8,9 @@ import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { groupGone, killGroupNow } from '../../lib/process/terminate-group.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
+import { createCapacityAccount, type PoolCapacity } from './pool-capacity.js';
+
+export type { PoolCapacity } from './pool-capacity.js';
 
 export interface WorkerActivity {
   readonly slot: number;
@@ -46,17 +49,6 @@ export interface WorkerPoolOptions {
   readonly onExit?: (slot: number, code: number | null, signal: NodeJS.Signals | null) => void;
   /** Restart a worker that exits, as an ECS service would (default true). */
   readonly restart?: boolean;
-}
-
-/** The pool's capacity: the mode new workers start in, the workers on each, the time spent on each. */
-export interface PoolCapacity {
-  readonly mode: CapacityMode;
-  readonly spot: number;
-  readonly onDemand: number;
-  /** Worker-seconds run on each capacity so far (running workers included). */
-  readonly seconds: { readonly spot: number; readonly onDemand: number };
-  /** On-demand workers stopped (SIGTERM) to come back on spot. */
-  readonly recycled: number;
 }
 
 export interface WorkerPool {
@@ -118,13 +110,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
   let stopping = false;
-  let mode: CapacityMode = 'spot';
-  const seconds = { spot: 0, onDemand: 0 };
-  let recycled = 0;
-  const account = (s: Slot, now = Date.now()) => {
-    seconds[s.capacity === 'spot' ? 'spot' : 'onDemand'] += (now - s.since) / 1000;
-    s.since = now;
-  };
+  const account = createCapacityAccount();
   const started: number[] = [];
   const exits: WorkerExit[] = [];
   const slots: Slot[] = Array.from({ length: options.size }, (_, slot) => ({
@@ -139,8 +125,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
   const launch = (s: Slot) => {
     s.generation += 1;
-    s.capacity = mode;
-    s.since = Date.now();
+    account.start(s);
     s.scratch ??= mkdtempSync(join(tmpdir(), `geohub-pool-${s.slot}-`));
     const child = spawn(process.execPath, entry, {
       env: {
@@ -181,7 +166,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     s.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         liveWorkers.delete(child);
-        account(s);
+        account.stop(s);
         const liveToolGroups = [...s.toolGroups].filter((pgid) => !groupGone(pgid));
         s.toolGroups.clear();
         const parts = s.scratch ? findFiles(s.scratch, (n) => n.endsWith(PART_SUFFIX)) : [];
@@ -220,28 +205,14 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
           doing: s.doing,
         })),
     setCapacity(next) {
-      if (next === mode) return;
-      mode = next;
-      if (next !== 'spot' || stopping) return;
+      if (!account.set(next) || next !== 'spot' || stopping) return;
       for (const s of slots) {
         if (!s.child || s.capacity !== 'on-demand') continue;
         s.child.kill('SIGTERM');
-        recycled += 1;
+        account.recycled();
       }
     },
-    capacity() {
-      const now = Date.now();
-      const running = slots.filter((s) => s.child);
-      const extra = { spot: 0, onDemand: 0 };
-      for (const s of running) extra[s.capacity === 'spot' ? 'spot' : 'onDemand'] += (now - s.since) / 1000;
-      return {
-        mode,
-        spot: running.filter((s) => s.capacity === 'spot').length,
-        onDemand: running.filter((s) => s.capacity === 'on-demand').length,
-        seconds: { spot: seconds.spot + extra.spot, onDemand: seconds.onDemand + extra.onDemand },
-        recycled,
-      };
-    },
+    capacity: () => account.snapshot(slots.filter((s) => s.child)),
     pids: () => slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : [])),
     startedPids: () => [...started],
     exits: () => [...exits],
