@@ -13,7 +13,7 @@ import type { Logger } from '../../lib/log/logger.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
 
 export interface CapacitySettings extends CapacityPolicyOptions {
-  /** How often the runs' counters are read (the AWS coordinator's progress check: 10 s). */
+  /** How often the runs' counters are read (default 5 s: one Query of the runs index each time). */
   readonly everyMs?: number;
 }
 
@@ -41,7 +41,7 @@ export function startCapacityController(
   settings: CapacitySettings = {},
 ) {
   const policy = createCapacityPolicy({
-    windowMs: 10_000,
+    windowMs: 30_000,
     minAttempts: 8,
     ...settings,
     assumptions: settings.assumptions ?? { ...SEED_ASSUMPTIONS, warningMinutes: 2, restartMinutes: 1.5 / 60 },
@@ -73,7 +73,7 @@ export function startCapacityController(
   const loop = (async () => {
     while (running) {
       await tick().catch((error: unknown) => deps.log?.warn({ err: error }, 'capacity check failed'));
-      await new Promise((r) => setTimeout(r, settings.everyMs ?? 1_000));
+      await new Promise((r) => setTimeout(r, settings.everyMs ?? 5_000));
     }
   })();
 
