@@ -136,7 +136,7 @@ describe('the worker bundle, as the image ships it', () => {
     const raster = await seedRun(fixture, [RGB], gdalTileCover(RGB, 8));
     const header = (await readSourceHeader(localFileStore(AUTZEN), localFileStore(AUTZEN).key)).header;
     const plan = planTiles(header, undefined, AUTZEN, 1_000);
-    const cloudTiles = [...coverTiles(plan.range)].slice(0, 4);
+    const cloudTiles = [...coverTiles(plan.ranges[0]!)].slice(0, 4);
     const cloud = await seedRun(fixture, [AUTZEN], cloudTiles, 'pointcloud-dtm');
     await enqueueTiles(fixture, raster.runId, raster.tasks, 2);
     await enqueueTiles(fixture, cloud.runId, cloud.tasks, 2);
