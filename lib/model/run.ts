@@ -15,7 +15,13 @@ export type OperationName = (typeof OPERATIONS)[number];
 export interface SourceRef {
   readonly bucket: string;
   readonly key: string;
+  /** The upload's version id on a versioned bucket, else its ETag: the run's identity. */
   readonly version: string;
+  /**
+   * The upload's ETag (unquoted), from its S3 event: every read of the source is pinned to it
+   * (lib/source/source-pin.ts). Absent on runs recorded before pinning.
+   */
+  readonly etag?: string;
 }
 
 export interface RunCounters {

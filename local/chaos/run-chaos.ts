@@ -8,9 +8,11 @@ import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { FaultCounts } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
 import { seededRandom } from '../faults/seeded-random.js';
+import type { CapacitySettings, CapacityView } from '../hub/capacity-controller.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { type KillCounts, killWorkers } from './kill-workers.js';
 import { manifestTiles } from './manifest-tiles.js';
+import { reclaimSpotWorkers } from './reclaim-spot-workers.js';
 
 export interface ChaosOptions {
   readonly source: string;
@@ -26,6 +28,11 @@ export interface ChaosOptions {
   readonly tilesPerMessage?: number;
   /** Worker settings on top of the production defaults (none by default). */
   readonly workerEnv?: Readonly<Record<string, string>>;
+  /**
+   * Spot reclaims instead of random kills: SIGTERM, only to busy workers on spot capacity (on-demand
+   * capacity is not reclaimed), every `killEveryMs` — the spot → on-demand fallback's chaos.
+   */
+  readonly spotReclaims?: { readonly capacity?: CapacitySettings };
 }
 
 export interface ChaosReport {
@@ -36,6 +43,8 @@ export interface ChaosReport {
   readonly workers: number;
   readonly kills: KillCounts;
   readonly restarts: number;
+  /** The capacity at the end: the switches made, the workers' time and its cost by capacity. */
+  readonly capacity: CapacityView;
   readonly toolInvocations: number;
   /** Tool invocations beyond one per sub-tile. */
   readonly redone: number;
@@ -88,6 +97,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     faults: options.faults,
     tilesPerMessage: options.tilesPerMessage,
     workerEnv: { GEOHUB_LOG_LEVEL: 'info', ...options.workerEnv },
+    capacity: options.spotReclaims?.capacity,
     onWorkerLog: (_line, parsed) => {
       if (parsed?.msg === 'tool started') {
         toolGroups.push(Number(parsed.pid));
@@ -108,8 +118,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       ended = true;
     });
     const deadline = Date.now() + options.timeoutMs;
+    const kill = options.spotReclaims ? reclaimSpotWorkers : killWorkers;
     const kills = options.killEveryMs
-      ? await killWorkers(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline)
+      ? await kill(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline)
       : await Promise.race([execution, sleep(options.timeoutMs)]).then(() => ({ sigkill: 0, sigterm: 0 }));
     if (!ended) {
       await hub.executions.stop(upload.executionArn);
@@ -136,7 +147,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const toolInvocations = sum(toolStarts);
     const redone = toolInvocations - planned.length;
     const redoneMetatiles = sum(claims) - claims.size;
-    const allKills = kills.sigkill + kills.sigterm;
+    // Each kill, and each on-demand worker the pool stopped to bring it back on spot, may cost
+    // the metatile in flight.
+    const allKills = kills.sigkill + kills.sigterm + hub.pool.capacity().recycled;
     const counters = run?.counters;
     const checks = {
       everySubTileOneMarker,
@@ -161,6 +174,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       workers: options.workers,
       kills,
       restarts,
+      capacity: hub.capacity.view(),
       toolInvocations,
       redone,
       redoneMetatiles,

@@ -25,6 +25,11 @@ import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
+import {
+  type CapacityController,
+  type CapacitySettings,
+  startCapacityController,
+} from './capacity-controller.js';
 import { incomingKey } from './incoming-key.js';
 
 export interface LocalHubOptions {
@@ -43,6 +48,8 @@ export interface LocalHubOptions {
   readonly tilesPerMessage?: number;
   /** Breaker thresholds for this hub's runs. */
   readonly breaker?: { minSample: number; failureRatio: number };
+  /** Spot → on-demand fallback settings (window, hysteresis, the cost model's assumptions). */
+  readonly capacity?: CapacitySettings;
 }
 
 export interface LocalHub {
@@ -53,6 +60,8 @@ export interface LocalHub {
   readonly deadLetters: WorkQueue;
   readonly executions: LocalExecutions;
   readonly pool: WorkerPool;
+  /** Which capacity new workers start on, and why (the runs' interruption rate vs break-even). */
+  readonly capacity: CapacityController;
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
   upload(
     file: string,
@@ -124,11 +133,16 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         .catch((error: unknown) => options.log?.error({ err: error }, 'upload trigger failed'));
     });
 
+    let capacity: CapacityController | undefined;
     const pool = startWorkerPool({
       size: options.workers,
       env: { ...stack.env, ...options.workerEnv },
-      onLog: options.onWorkerLog,
+      onLog: (line, parsed) => {
+        capacity?.observe(parsed);
+        options.onWorkerLog?.(line, parsed);
+      },
     });
+    capacity = startCapacityController({ ledger, pool, log: options.log }, options.capacity);
 
     let stopped = false;
     return {
@@ -139,6 +153,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       deadLetters,
       executions,
       pool,
+      capacity,
       async upload(file, uploadOptions = {}) {
         const key = incomingKey(uploadOptions.name ?? basename(file));
         const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
@@ -161,6 +176,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         if (stopped) return;
         stopped = true;
         await executions.stopAll().catch(() => {});
+        await capacity?.stop();
         await pool.stop();
         clients.destroy();
         await stack.stop();

@@ -121,6 +121,8 @@ export async function startApiServer(
     const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
     return {
       ...run,
+      // Pool-wide: spot and on-demand workers, the interruption rate vs break-even, the cost mix.
+      capacity: hub.capacity.view(),
       execution: execution
         ? {
             status: execution.status,
@@ -199,6 +201,7 @@ export async function startApiServer(
       },
     ],
     ['GET', /^\/api\/workers$/, async () => hub.pool.activity()],
+    ['GET', /^\/api\/capacity$/, async () => hub.capacity.view()],
     [
       'GET',
       /^\/api\/queues$/,
