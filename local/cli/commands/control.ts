@@ -6,6 +6,7 @@ import type { RunRecord } from '../../../lib/model/run.js';
 import { callApi, portOf } from '../api-client.js';
 import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
+import { createUploadProgress } from '../upload-progress.js';
 
 type RunView = RunRecord & { execution?: { status: string; state?: string; error?: string } };
 
@@ -34,13 +35,20 @@ export function registerControl(program: Command, io: CliIo): void {
       name: basename(input.path),
       ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
     });
+    const body = createReadStream(input.path);
+    const progress = createUploadProgress(io.stderr);
+    let sent = 0;
+    body.on('data', (chunk) => {
+      sent += chunk.length;
+      progress.update(sent, input.bytes);
+    });
     const r = await callApi<{ outcome: string; runId?: string; reason?: string }>(
       port(opts),
       'POST',
       `/api/uploads?${query}`,
       undefined,
-      { env: io.env, stream: { body: createReadStream(input.path), bytes: input.bytes } },
-    );
+      { env: io.env, stream: { body, bytes: input.bytes } },
+    ).finally(() => progress.stop());
     emit(io, opts.json, r, () => `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`);
     if (r.outcome === 'rejected' || r.outcome === 'ignored') io.exitCode = 1;
   });
