@@ -1,19 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { runIdSchema } from '../../lib/model/ids.js';
+import { HttpError } from './errors.js';
 
 const MAX_BODY = 64 * 1024;
-
-/** An answer with a status: the API turns it into `{ error }` with that status. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
 
 /** A JSON request body, bounded in size. */
 export async function body(req: IncomingMessage): Promise<unknown> {
