@@ -6,7 +6,7 @@ import type { TileTask } from '../lib/model/tile.js';
 import { classifyFailure } from '../lib/operations/classify-failure.js';
 import type { Operation } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
-import { ToolCancelledError, ToolTimeoutError } from '../lib/process/errors.js';
+import { ProcessGroupSurvivedError, ToolCancelledError, ToolTimeoutError } from '../lib/process/errors.js';
 import { runProcess } from '../lib/process/run-process.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { DeadlineExceededError, TileDataError, TileRetryableError } from './errors.js';
@@ -34,8 +34,8 @@ function abortCause(signal: AbortSignal, error: unknown): unknown {
 /**
  * Produces one sub-tile and uploads it: tool → .part → atomic rename → upload. Returns the
  * durable object's key, ETag and size; the caller writes the marker only after that.
- * Errors come out classified: TileDataError, TileRetryableError, DeadlineExceededError, or
- * the cancellation cause carried by `signal`.
+ * Errors come out classified: TileDataError, TileRetryableError, DeadlineExceededError,
+ * ProcessGroupSurvivedError, or the cancellation cause carried by `signal`.
  */
 export async function processTile(
   deps: ProcessTileDeps,
@@ -48,6 +48,7 @@ export async function processTile(
   const key = tileOutputKey(run.runId, tile);
   const final = join(deps.scratchDir, 'out', run.runId, String(tile.z), String(tile.x), `${tile.y}.tif`);
   const work = await mkdtemp(join(deps.scratchDir, 'work-'));
+  let survived = false;
   try {
     signal.throwIfAborted();
     const source = await deps.sources.resolve(run, signal);
@@ -71,6 +72,11 @@ export async function processTile(
     const head = await deps.store.putFile(key, final, { signal, contentType: 'image/tiff' });
     return { key, etag: head.etag, bytes: head.bytes };
   } catch (error) {
+    // Above any cancellation cause: the worker cannot kill its tool, so it must stop working.
+    if (error instanceof ProcessGroupSurvivedError) {
+      survived = true;
+      throw error;
+    }
     const cause = abortCause(signal, error);
     if (cause !== undefined) throw cause;
     if (error instanceof ToolTimeoutError) throw new DeadlineExceededError(error.message, { cause: error });
@@ -79,8 +85,11 @@ export async function processTile(
       throw new TileDataError((error as Error).message, { cause: error });
     throw new TileRetryableError((error as Error).message ?? String(error), { cause: error });
   } finally {
-    // Independent cleanups: each runs whatever the other did.
-    await rm(final, { force: true }).catch(() => {});
-    await rm(work, { recursive: true, force: true }).catch(() => {});
+    // Independent cleanups: each runs whatever the other did. A group that survived SIGKILL
+    // may still write here: its files stay as evidence for the self-check.
+    if (!survived) {
+      await rm(final, { force: true }).catch(() => {});
+      await rm(work, { recursive: true, force: true }).catch(() => {});
+    }
   }
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { RunRecord } from '../../lib/model/run.js';
+import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
@@ -61,7 +62,9 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
-    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '2', GEOHUB_LEASE_MS: '30000' },
+    // Production settings (long-poll wait, lease, request timeout) and AWS's behaviour under
+    // concurrency; GEOHUB_FAULT_* adds AWS's occasional errors.
+    faults: parseFaultRates(process.env),
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
   });
   try {
@@ -83,8 +86,14 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
     const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000 };
+    // The user knows their file, not the object key it was uploaded to: name the file.
+    const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
+    const named = (text: string | undefined) => text?.split(uploaded).join(options.file);
     if (upload.outcome === 'rejected') {
-      return { ...summary(runId, 'FAILED', undefined, options.out, started, upload.reason), upload: sent };
+      return {
+        ...summary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
+        upload: sent,
+      };
     }
     const execution = hub.executions.wait(upload.executionArn);
     let ended = false;
@@ -114,7 +123,14 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
     return {
-      ...summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason),
+      ...summary(
+        runId,
+        status,
+        run,
+        options.out,
+        started,
+        status === 'SUCCEEDED' ? undefined : named(reason),
+      ),
       upload: sent,
     };
   } finally {

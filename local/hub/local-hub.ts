@@ -20,6 +20,7 @@ import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { createS3Store } from '../../lib/store/s3-store.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
+import type { FaultRates } from '../faults/fault-rates.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
@@ -36,6 +37,10 @@ export interface LocalHubOptions {
   readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
   /** Counts the coordinator's AWS requests (the Lambdas' share), for benchmarks. */
   readonly onAwsRequest?: (service: string, command: string) => void;
+  /** The AWS-behaviour layer's rates (docs/architecture.md, "Local stack"); none: plain emulators. */
+  readonly faults?: FaultRates;
+  /** Sub-tiles per message (metatile size); default: the largest a message holds. */
+  readonly tilesPerMessage?: number;
   /** Breaker thresholds for this hub's runs. */
   readonly breaker?: { minSample: number; failureRatio: number };
 }
@@ -68,7 +73,7 @@ export interface LocalHub {
  * the upload trigger wired to s3rver's events, and a pool of real worker processes.
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
-  const stack = await startLocalStack();
+  const stack = await startLocalStack({ faults: options.faults });
   try {
     const config = {
       ...stack.config,
@@ -77,8 +82,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const clients = createAwsClients(config, { onRequest: options.onAwsRequest });
     const ledger = createDynamoLedger(clients.documents, config.table);
     const store = createS3Store(clients.s3, config.bucket);
-    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
-    const deadLetters = createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl);
+    const bounds = { requestTimeoutMs: config.requestTimeoutMs };
+    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, bounds);
+    const deadLetters = createSqsQueue(
+      clients.sqs,
+      config.deadLetterQueueUrl,
+      config.deadLetterQueueUrl,
+      bounds,
+    );
     const deps = { config, clients, ledger, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
@@ -86,7 +97,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       definition: readDefinition(),
       handlers: {
         Split: splitTask(deps),
-        Enqueue: enqueueTask(deps),
+        Enqueue: enqueueTask({ ...deps, tilesPerMessage: options.tilesPerMessage }),
         CheckProgress: checkProgressTask(deps),
         Drain: drainTask(deps),
         Finalize: finalizeTask(deps),

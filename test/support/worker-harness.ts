@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
+import { processTable } from '../../lib/process/process-table.js';
 import { nodeEntry } from '../../local/node-entry.js';
 
 export interface WorkerHandle {
@@ -117,3 +119,15 @@ export async function killWorker(worker: WorkerHandle): Promise<void> {
   // As ECS discards a stopped task's filesystem.
   rmSync(worker.scratch, { recursive: true, force: true });
 }
+
+/** The workers a test file starts: push them here and each is stopped after its test. */
+export function trackWorkers(): WorkerHandle[] {
+  const workers: WorkerHandle[] = [];
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map(killWorker));
+  });
+  return workers;
+}
+
+/** The live (non-zombie) members of a process group. */
+export const liveGroup = (pgid: number) => processTable().filter((p) => p.pgid === pgid && p.state !== 'Z');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../../lib/log/logger.js';
+import { parseFaultRates } from '../../faults/fault-rates.js';
 import { type LocalHub, startLocalHub } from '../../hub/local-hub.js';
 import { startApiServer } from '../../server/api-server.js';
 import { tokenGate } from '../../server/auth.js';
@@ -31,6 +32,8 @@ export function registerUp(program: Command, io: CliIo): void {
       process.on('SIGTERM', onSignal);
       const hub = await startLocalHub({
         workers: opts.workers,
+        // As hard as AWS: concurrent transactions conflict, hot items throttle; GEOHUB_FAULT_* adds more.
+        faults: parseFaultRates(process.env),
         log,
         onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
       });
