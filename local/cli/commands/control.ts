@@ -35,19 +35,22 @@ export function registerControl(program: Command, io: CliIo): void {
       name: basename(input.path),
       ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
     });
-    const body = createReadStream(input.path);
     const progress = createUploadProgress(io.stderr);
-    let sent = 0;
-    body.on('data', (chunk) => {
-      sent += chunk.length;
-      progress.update(sent, input.bytes);
-    });
+    // Counted as the request reads it (a 'data' listener would start the stream on its own).
+    async function* body() {
+      let sent = 0;
+      for await (const chunk of createReadStream(input.path)) {
+        sent += (chunk as Buffer).length;
+        progress.update(sent, input.bytes);
+        yield chunk as Buffer;
+      }
+    }
     const r = await callApi<{ outcome: string; runId?: string; reason?: string }>(
       port(opts),
       'POST',
       `/api/uploads?${query}`,
       undefined,
-      { env: io.env, stream: { body, bytes: input.bytes } },
+      { env: io.env, stream: { body: body(), bytes: input.bytes } },
     ).finally(() => progress.stop());
     emit(io, opts.json, r, () => `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`);
     if (r.outcome === 'rejected' || r.outcome === 'ignored') io.exitCode = 1;
