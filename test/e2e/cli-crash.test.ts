@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { nodeEntry } from '../../local/node-entry.js';
 import { processMark } from '../support/marked-processes.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -19,6 +19,9 @@ describe('an error nothing caught (issue 20 #3)', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
+    onTestFinished(() => {
+      for (const line of mark.live()) process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+    });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
