@@ -20,7 +20,13 @@ describe('an error nothing caught (issue 20 #3)', () => {
       },
     );
     onTestFinished(() => {
-      for (const line of mark.live()) process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+      for (const line of mark.live()) {
+        try {
+          process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
     });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
