@@ -53,7 +53,10 @@ describe('run control on the local stack', () => {
         return true;
       }, 10_000),
     ).toBe(true);
-    expect(poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))).toEqual([]);
+    // Discarding the .part and releasing the claim are independent steps of the cleanup: wait for both.
+    const parts = () => poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')));
+    await waitUntil(() => parts().length === 0, 10_000);
+    expect(parts()).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.counters.done).toBeLessThan(run!.counters.total);
   });
