@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { baselineTags, tiffBytes } from '../../support/tiff-bytes.js';
 import { waitUntil } from '../../support/wait-until.js';
 
@@ -23,6 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hub?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Uploads through the trigger, waits for the execution, returns the run as recorded. */
@@ -107,7 +109,7 @@ describe('bad input gets a clear, recorded error and loses nothing else', () => 
   it('an all-nodata raster is processed: the run succeeds and its tiles hold no valid pixel', async () => {
     const { started, run } = await runOf(fixture('raster/all-nodata.tif'));
     expect(run?.status).toBe('SUCCEEDED');
-    const out = mkdtempSync(join(tmpdir(), 'geohub-nodata-'));
+    const out = tempDir('geohub-nodata-');
     for await (const tile of listTiles(hub.ledger, started.runId)) {
       const local = join(out, `${tile.tileId}.tif`);
       await hub.store.download(tile.output!.key, local);
