@@ -12,7 +12,8 @@ export interface EmulatorProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-const START_TIMEOUT_MS = 60_000;
+// Generous: DynamoDB Local's Java takes tens of seconds on a loaded machine.
+const START_TIMEOUT_MS = 180_000;
 
 /** Starts one emulator in its own process and waits until it answers on its port. */
 export async function startEmulator(

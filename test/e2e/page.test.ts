@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,7 @@ afterAll(async () => {
   } finally {
     if (up && up.child.exitCode === null && up.child.signalCode === null) up.child.kill('SIGINT');
     await up?.done;
+    if (slow) rmSync(dirname(slow), { recursive: true, force: true });
   }
 });
 

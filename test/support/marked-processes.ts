@@ -4,11 +4,6 @@ import { processTable } from '../../lib/process/process-table.js';
 
 const MARK = 'GEOHUB_TEST_MARK';
 
-/**
- * An environment marker for the processes one test starts: every child inherits it (Java,
- * workers, tools), so the test can judge its own processes and not another run's on a shared
- * machine, even after they were reparented or moved to groups of their own.
- */
 /** Whether a live process carries `NAME=value` in its environment (false once it is gone). */
 export function hasEnvEntry(pid: number, entry: string): boolean {
   try {
@@ -27,6 +22,11 @@ export function suiteProcesses(): ReturnType<typeof processTable> {
   );
 }
 
+/**
+ * An environment marker for the processes one test starts: every child inherits it (Java,
+ * workers, tools), so the test can judge its own processes and not another run's on a shared
+ * machine, even after they were reparented or moved to groups of their own.
+ */
 export function processMark(): { env: Record<string, string>; live: () => string[] } {
   const value = randomUUID();
   const entry = `${MARK}=${value}`;

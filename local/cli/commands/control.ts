@@ -7,6 +7,7 @@ import type { CapacityView } from '../../hub/capacity-controller.js';
 import { callApi, portOf } from '../api-client.js';
 import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
+import { createUploadProgress } from '../upload-progress.js';
 
 type RunView = RunRecord & {
   execution?: { status: string; state?: string; error?: string };
@@ -47,13 +48,23 @@ export function registerControl(program: Command, io: CliIo): void {
       name: basename(input.path),
       ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
     });
+    const progress = createUploadProgress(io.stderr);
+    // Counted as the request reads it (a 'data' listener would start the stream on its own).
+    async function* body() {
+      let sent = 0;
+      for await (const chunk of createReadStream(input.path)) {
+        sent += (chunk as Buffer).length;
+        progress.update(sent, input.bytes);
+        yield chunk as Buffer;
+      }
+    }
     const r = await callApi<{ outcome: string; runId?: string; reason?: string }>(
       port(opts),
       'POST',
       `/api/uploads?${query}`,
       undefined,
-      { env: io.env, stream: { body: createReadStream(input.path), bytes: input.bytes } },
-    );
+      { env: io.env, stream: { body: body(), bytes: input.bytes } },
+    ).finally(() => progress.stop());
     emit(io, opts.json, r, () => `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`);
     if (r.outcome === 'rejected' || r.outcome === 'ignored') io.exitCode = 1;
   });
