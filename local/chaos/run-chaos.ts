@@ -18,6 +18,8 @@ export interface ChaosOptions {
   readonly workers: number;
   /** Pause between two kills, drawn uniformly in [min, max] ms; undefined: no kills. */
   readonly killEveryMs?: readonly [number, number];
+  /** No more kills after this many (each SIGKILL holds its metatile for a lease: let the run end). */
+  readonly maxKills?: number;
   /** AWS faults injected by the local stack's AWS-behaviour layer. */
   readonly faults: FaultRates;
   readonly seed: number;
@@ -65,7 +67,6 @@ export interface ChaosReport {
   readonly ok: boolean;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
 
@@ -109,11 +110,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     const deadline = Date.now() + options.timeoutMs;
     const kills = options.killEveryMs
-      ? await killWorkers(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline)
-      : await Promise.race([execution, sleep(options.timeoutMs)]).then(() => ({ sigkill: 0, sigterm: 0 }));
+      ? await killWorkers(
+          hub.pool,
+          execution,
+          () => ended,
+          options.killEveryMs,
+          rand,
+          deadline,
+          options.maxKills,
+        )
+      : { sigkill: 0, sigterm: 0 };
+    // Unref'd: once the run has ended, this timer must not keep the process alive.
+    await Promise.race([
+      execution,
+      new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref()),
+    ]);
     if (!ended) {
+      const counters = (await hub.ledger.getRun(upload.runId))?.counters;
       await hub.executions.stop(upload.executionArn);
-      throw new Error(`the chaos run did not finish within ${options.timeoutMs} ms`);
+      throw new Error(
+        `the chaos run did not finish within ${options.timeoutMs} ms (${JSON.stringify({ kills, counters })})`,
+      );
     }
     const runId = upload.runId;
     const run = await hub.ledger.getRun(runId);
