@@ -22,7 +22,7 @@ export async function benchSigtermResume(root: string) {
     workerEnv: { GEOHUB_RECEIVE_WAIT_S: '1', GEOHUB_LOG_LEVEL: 'info' },
     onWorkerLog: (_l, p) => {
       if (p?.msg === 'tool started') starts.set(String(p.tileId), (starts.get(String(p.tileId)) ?? 0) + 1);
-      if (p?.msg === 'sub-tile done') done += 1;
+      if (p?.msg === 'metatile done') done += Number(p.tiles ?? 1);
     },
   });
   try {

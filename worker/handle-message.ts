@@ -70,6 +70,16 @@ export async function handleMessage(
     const why = new RunStoppedError(run.runId, run.status, run.reason);
     const state = run.status === 'CANCELLED' ? 'CANCELLED' : 'PARKED';
     await ledger.park(run.runId, [metatile], state, errorOf(why));
+    const held = await ledger.getMetatile(run.runId, metatile.id);
+    if (held?.state === 'CLAIMED') {
+      // Its holder's lease is still live: keep the message until it lapses, so a dead holder's
+      // metatile is parked then, never stranded as CLAIMED without a message.
+      return dispose(
+        'retry',
+        'retry-later',
+        Math.max(1, Math.ceil(((held.leaseUntil ?? 0) - now()) / 1000) + 1),
+      );
+    }
     log.info({ state }, 'metatile dropped with its run');
     return dispose('delete', 'dropped');
   }

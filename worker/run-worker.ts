@@ -5,6 +5,7 @@ import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
 import { createLogger } from '../lib/log/logger.js';
 import { createSqsQueue } from '../lib/queue/sqs-queue.js';
 import { createS3Store } from '../lib/store/s3-store.js';
+import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
@@ -74,6 +75,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   });
 
   const toolEnv = gdalEnv(config, proc.env);
+  const deletes = batchedDeletes(queue, log, Math.floor(wc.leaseMs / 3));
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
     const code = await workerLoop({
@@ -87,7 +89,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
         handleMessage(
           {
             ledger,
-            queue,
+            queue: deletes.queue,
             log,
             stop,
             workerId: wc.workerId,
@@ -119,6 +121,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     log.info({ code }, 'worker stopping');
     return code;
   } finally {
+    await deletes.flush();
     if (wc.countRequests) log.info({ requests: Object.fromEntries(requests) }, 'aws requests');
     stop.dispose();
     await sources.dispose().catch(() => {});

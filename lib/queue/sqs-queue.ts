@@ -1,5 +1,6 @@
 import {
   ChangeMessageVisibilityCommand,
+  DeleteMessageBatchCommand,
   DeleteMessageCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
@@ -78,6 +79,24 @@ export function createSqsQueue(
         new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.receiptHandle }),
         abortOf(requestOptions),
       );
+    },
+
+    async deleteBatch(messages, requestOptions) {
+      for (let i = 0; i < messages.length; i += BATCH) {
+        const r = await sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: messages
+              .slice(i, i + BATCH)
+              .map((m, j) => ({ Id: String(j), ReceiptHandle: m.receiptHandle })),
+          }),
+          abortOf(requestOptions),
+        );
+        if ((r.Failed ?? []).length > 0)
+          throw new Error(
+            `could not delete ${r.Failed!.length} messages: ${r.Failed![0]?.Message ?? r.Failed![0]?.Code}`,
+          );
+      }
     },
 
     async sendBatch(bodies, requestOptions): Promise<SendResult> {

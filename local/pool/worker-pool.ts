@@ -78,6 +78,7 @@ interface Slot {
  * start-up self-check is what finds it.
  */
 const liveWorkers = new Set<ChildProcess>();
+const liveSlots = new Set<Slot>();
 let exitHook = false;
 
 export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
@@ -86,6 +87,11 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     // Last resort if this process exits without stopping its pools.
     process.once('exit', () => {
       for (const child of liveWorkers) child.kill('SIGKILL');
+      // The workers cannot clean up after a SIGKILL: their tools and scratch go here.
+      for (const s of liveSlots) {
+        for (const pgid of s.toolGroups) killGroupNow(pgid);
+        if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
+      }
     });
   }
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
@@ -112,9 +118,13 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       },
       // The IPC channel lets the worker notice when this process dies (see worker/main.ts).
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // A group of its own, as a task is: a terminal's Ctrl-C reaches the CLI, which cancels the
+      // run so the worker stops its tool as on a cancel, not the worker directly.
+      detached: true,
     });
     s.child = child;
     liveWorkers.add(child);
+    liveSlots.add(s);
     if (child.pid !== undefined) started.push(child.pid);
     createInterface({ input: child.stderr! }).on('line', (line) => {
       let parsed: Record<string, unknown> | undefined;
@@ -191,6 +201,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       for (const s of slots) {
         if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
         s.scratch = undefined;
+        liveSlots.delete(s);
       }
     },
   };
