@@ -46,6 +46,8 @@ export interface ChaosReport {
   readonly counters?: RunCounters;
   /** What the AWS-behaviour layer saw and injected. */
   readonly faults?: FaultCounts;
+  /** The workers' warnings and errors, by message: what the faults and kills cost them. */
+  readonly workerWarnings: Readonly<Record<string, number>>;
   /** Worker exits refused by the start-up self-check (exit 78). */
   readonly selfCheckRefusals: number;
   readonly durationMs: number;
@@ -81,6 +83,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const rand = seededRandom(options.seed);
   const toolStarts = new Map<string, number>();
   const claims = new Map<string, number>();
+  const warnings = new Map<string, number>();
   const toolGroups: number[] = [];
   const started = Date.now();
   const hub = await startLocalHub({
@@ -95,6 +98,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         count(toolStarts, String(parsed.tileId));
       }
       if (String(parsed?.msg).startsWith('metatile claimed')) count(claims, String(parsed?.metatileId));
+      if (Number(parsed?.level) >= 40) count(warnings, String(parsed?.msg));
     },
   });
   const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
@@ -183,6 +187,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       redoneMetatiles,
       counters,
       faults: hub.stack.faults(),
+      workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
       checks,
     };
