@@ -98,7 +98,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         count(toolStarts, String(parsed.tileId));
       }
       if (String(parsed?.msg).startsWith('metatile claimed')) count(claims, String(parsed?.metatileId));
-      if (Number(parsed?.level) >= 40) count(warnings, String(parsed?.msg));
+      if (Number(parsed?.level) >= 40) {
+        const error = parsed?.error as { class?: string; message?: string } | undefined;
+        const why = error ? ` (${error.class}: ${String(error.message).slice(0, 160)})` : '';
+        count(warnings, `${String(parsed?.msg)}${why}`);
+      }
     },
   });
   const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);

@@ -13,7 +13,13 @@ describe('geohub up with the production settings (long-poll wait 20 s, lease 60 
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: up.child.stdout! }).once('line', resolve);
-        up.child.once('exit', (code) => reject(new Error(`geohub up exited early (${code})`)));
+        up.child.once(
+          'exit',
+          (code) =>
+            void up.done.then((r) =>
+              reject(new Error(`geohub up exited early (${code}): ${r.stderr.slice(-2_000)}`)),
+            ),
+        );
       });
       const ready = JSON.parse(line) as { url: string; workers: number[] };
       const port = String(new URL(ready.url).port);
