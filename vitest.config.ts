@@ -10,6 +10,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Some unit tests start a node or GDAL process; on a loaded machine that alone can take
+          // seconds. Timings are the bench's business, not a test's.
+          testTimeout: 60_000,
         },
       },
       {

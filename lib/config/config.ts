@@ -13,13 +13,13 @@ const schema = z.object({
   GEOHUB_ENDPOINT_DYNAMODB: url.optional(),
   GEOHUB_ENDPOINT_S3: url.optional(),
   GEOHUB_ENDPOINT_SQS: url.optional(),
-  GEOHUB_ENDPOINT_SFN: url.optional(),
-  // Per-start credentials of the local stand-ins (see docs/architecture.md); unused on AWS.
+  // Per-start credentials of the local stand-ins (docs/architecture.md#access); unused on AWS.
   GEOHUB_LOCAL_ACCESS_KEY_ID: z
     .string()
     .regex(/^[A-Za-z0-9]{8,128}$/)
     .optional(),
   GEOHUB_LOCAL_SECRET_ACCESS_KEY: z.string().min(8).max(128).optional(),
+  GEOHUB_ENDPOINT_SFN: url.optional(),
   GEOHUB_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name'),
   GEOHUB_TABLE: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'not a valid DynamoDB table name'),
   GEOHUB_QUEUE_URL: url,

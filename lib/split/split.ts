@@ -8,6 +8,7 @@ import type { SourceHeader } from '../source/source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { Bbox } from '../tiling/bbox.js';
 import { coverTiles } from '../tiling/cover-tiles.js';
+import type { TileRange } from '../tiling/tile-range.js';
 import { ForeignBucketError, OperationMismatchError, RunConflictError } from './errors.js';
 import { normaliseParams, paramsVersion } from './job-params.js';
 import { DEFAULT_MAX_TILES, planTiles } from './plan-tiles.js';
@@ -46,6 +47,11 @@ const OPERATION_FOR_KIND: Readonly<Record<SourceHeader['kind'], OperationName>> 
   raster: 'raster-xyz',
   pointcloud: 'pointcloud-dtm',
 };
+
+/** The tiles of every range, range after range, each in 4×4 blocks (a block never spans the antimeridian). */
+function* coverRanges(ranges: readonly TileRange[]) {
+  for (const range of ranges) yield* coverTiles(range, MANIFEST_BLOCK);
+}
 
 /**
  * Splits one uploaded source into sub-tiles: reads its header by ranged GETs, plans the XYZ tile
@@ -97,7 +103,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     }
   }
 
-  const manifest = await writeManifest(store, coverTiles(plan.range, MANIFEST_BLOCK), {
+  const manifest = await writeManifest(store, coverRanges(plan.ranges), {
     runId,
     operation,
     paramsVersion: version,

@@ -40,6 +40,8 @@ export interface RunSummary {
   };
   readonly outputs: { readonly dir: string; readonly mosaic?: string; readonly stac?: string };
   readonly durationMs: number;
+  /** The input's upload to the local bucket: bytes and seconds. */
+  readonly upload?: { readonly bytes: number; readonly seconds: number };
   readonly reason?: string;
 }
 
@@ -56,7 +58,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const input = await checkInputFile(options.file);
   const job = await readLocalJob(input.path, options.job, options.zoom);
   const out = await prepareOutputDir(options.out, options.replace ?? false);
-  await checkRoomForCopy(options.file, input.bytes);
+  await checkRoomForCopy(options.file, input.path);
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
@@ -66,6 +68,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
   });
   try {
+    const uploadStarted = Date.now();
     const upload = await hub
       .upload(input.path, {
         ...(Object.keys(job).length === 0 ? {} : { job }),
@@ -82,8 +85,15 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
       });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
+    const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000 };
+    // The user knows their file, not the object key it was uploaded to: name the file.
+    const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
+    const named = (text: string | undefined) => text?.split(uploaded).join(options.file);
     if (upload.outcome === 'rejected') {
-      return summary(runId, 'FAILED', undefined, options.out, started, upload.reason);
+      return {
+        ...summary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
+        upload: sent,
+      };
     }
     const execution = hub.executions.wait(upload.executionArn);
     let ended = false;
@@ -112,7 +122,17 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
       await copyRunOutputs(hub.store, runId, out.path);
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
-    return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason);
+    return {
+      ...summary(
+        runId,
+        status,
+        run,
+        options.out,
+        started,
+        status === 'SUCCEEDED' ? undefined : named(reason),
+      ),
+      upload: sent,
+    };
   } finally {
     await hub.stop();
   }

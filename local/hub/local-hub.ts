@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { checkProgressTask } from '../../functions/check-progress.js';
 import { drainTask } from '../../functions/drain.js';
@@ -26,6 +25,7 @@ import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
+import { incomingKey } from './incoming-key.js';
 
 export interface LocalHubOptions {
   readonly workers: number;
@@ -66,22 +66,6 @@ export interface LocalHub {
   redrive(runId?: string): ReturnType<typeof redrive>;
   reap(): ReturnType<typeof reapActiveRuns>;
   stop(): Promise<void>;
-}
-
-/**
- * A key no other upload shares (two submits in one millisecond included), with the file's
- * name kept readable but short enough for any store: long names keep their start and extension.
- */
-export function incomingKey(name: string): string {
-  const safe = Buffer.byteLength(name) <= 100 ? name : shorten(name);
-  return `incoming/${Date.now()}-${randomBytes(6).toString('hex')}-${safe}`;
-}
-
-function shorten(name: string): string {
-  const ext = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? '';
-  let head = name.slice(0, name.length - ext.length);
-  while (Buffer.byteLength(head) > 90) head = head.slice(0, -1);
-  return `${head}${ext}`;
 }
 
 /**

@@ -29,7 +29,7 @@ export async function startEmulator(
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: { ...process.env, ...env },
     // A group of its own: a terminal's Ctrl-C goes to the CLI's group only, and the CLI stops
-    // its emulators after the run is cancelled (docs/architecture.md, "Ctrl-C").
+    // its emulators after the run is cancelled (docs/architecture.md#stopping).
     detached: true,
   });
   let stderr = '';

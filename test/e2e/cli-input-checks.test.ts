@@ -134,6 +134,17 @@ describe('geohub run checks its input before anything starts (issue 20)', () => 
     );
   });
 
+  it('#5 a 50 GB sparse file is refused before anything is copied (the stand-in would write all of it)', async () => {
+    const dir = tempDir('geohub-in-');
+    const sparse = join(dir, 'sparse.tif');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 50 * 1024 ** 3);
+    refused(
+      await cli(['run', sparse, '--out', join(dir, 'out')]),
+      /^geohub: .*sparse\.tif is a sparse file \(50\.0 GB, 0\.0 GB of it on disk\): the local stack would copy all 50\.0 GB/,
+    );
+  });
+
   it('#17 a non-empty --out that holds no geohub outputs is refused', async () => {
     const dir = tempDir('geohub-in-');
     const out = join(dir, 'out');
