@@ -75,6 +75,8 @@ export interface MetatileRecord {
   /** Why the last attempt gave the metatile back (a retryable failure or an interruption). */
   readonly lastError?: TileError;
   readonly durationMs?: number;
+  /** When the record last changed (for a DONE metatile: when its marker was written). */
+  readonly updatedAt?: string;
 }
 
 /** One sub-tile as the ledger sees it: its metatile's state, and its own output once marked. */
@@ -95,4 +97,6 @@ export interface TileRecord {
   /** Why the last attempt gave the sub-tile back (a retryable failure or an interruption). */
   readonly lastError?: TileError;
   readonly durationMs?: number;
+  /** Its metatile's `updatedAt`. */
+  readonly updatedAt?: string;
 }

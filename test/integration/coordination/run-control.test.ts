@@ -6,7 +6,7 @@ import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { findFiles } from '../../support/find-files.js';
-import { startTestHub } from '../../support/hub.js';
+import { recordToolStarts, startTestHub } from '../../support/hub.js';
 import { poisonedCog, slowGeoTiff } from '../../support/raster-fixtures.js';
 import { waitUntil } from '../../support/wait-until.js';
 
@@ -17,10 +17,7 @@ beforeAll(async () => {
   hub = await startTestHub({
     breaker: { minSample: 4, failureRatio: 0.5 },
     workerEnv: { GEOHUB_LOG_LEVEL: 'info' },
-    onWorkerLog: (_line, parsed) => {
-      if (parsed?.msg === 'tool started')
-        toolStarts.push({ runId: String(parsed.runId), pid: Number(parsed.pid) });
-    },
+    onWorkerLog: recordToolStarts(toolStarts),
   });
 });
 afterAll(async () => {
@@ -53,7 +50,10 @@ describe('run control on the local stack', () => {
         return true;
       }, 10_000),
     ).toBe(true);
-    expect(poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))).toEqual([]);
+    // Discarding the .part and releasing the claim are independent steps of the cleanup: wait for both.
+    const parts = () => poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')));
+    await waitUntil(() => parts().length === 0, 10_000);
+    expect(parts()).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.counters.done).toBeLessThan(run!.counters.total);
   });

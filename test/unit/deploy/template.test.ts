@@ -394,14 +394,13 @@ describe('least privilege', () => {
       's3:GetObject',
       's3:PutObject',
       'dynamodb:PutItem',
-      'dynamodb:GetItem',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
     ],
     enqueue: [...LOGS, 's3:GetObject', 'sqs:SendMessage'],
-    'check-progress': [...LOGS, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'sqs:GetQueueAttributes'],
+    'check-progress': [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem', 'sqs:GetQueueAttributes'],
     drain: [
       ...LOGS,
-      'dynamodb:GetItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
       'sqs:ReceiveMessage',
@@ -409,20 +408,12 @@ describe('least privilege', () => {
       'sqs:DeleteMessage',
       'sqs:GetQueueAttributes',
     ],
-    finalize: [
-      ...LOGS,
-      'dynamodb:GetItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-      's3:GetObject',
-      's3:PutObject',
-    ],
-    'mark-failed': [...LOGS, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    finalize: [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem', 's3:GetObject', 's3:PutObject'],
+    'mark-failed': [...LOGS, 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     'on-execution-status': [...LOGS, 'dynamodb:UpdateItem'],
-    reaper: [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    reaper: [...LOGS, 'dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
     redrive: [
       ...LOGS,
-      'dynamodb:GetItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
       'sqs:SendMessage',
@@ -504,7 +495,7 @@ describe('least privilege', () => {
     const role = resource(template, (props(fn).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
     const sqs = roleStatements(role).find((s) => s.Action === 'sqs:GetQueueAttributes');
     expect(sqs?.Resource).toEqual([getAtt('WorkQueue'), getAtt('DeadLetterQueue')]);
-    const ddb = roleStatements(role).find((s) => asArray(s.Action).includes('dynamodb:GetItem'));
+    const ddb = roleStatements(role).find((s) => asArray(s.Action).includes('dynamodb:Query'));
     expect(ddb?.Resource).toEqual(getAtt('LedgerTable'));
   });
 
@@ -517,7 +508,7 @@ describe('least privilege', () => {
     expect(actions).toEqual(
       new Set([
         'dynamodb:GetItem',
-        'dynamodb:BatchGetItem',
+        'dynamodb:Query',
         'dynamodb:UpdateItem',
         'sqs:ReceiveMessage',
         'sqs:ChangeMessageVisibility',
