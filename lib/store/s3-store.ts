@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -14,6 +14,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { ObjectVersionGoneError } from './errors.js';
 import type { ObjectHead, ObjectPin, ObjectStore, ReadOptions, RequestOptions } from './object-store.js';
+
+/** Up to this size an upload is sent from memory, so that the SDK can retry it. */
+export const BUFFERED_UPLOAD_MAX_BYTES = 64 * 1024 * 1024;
 
 const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
 
@@ -81,11 +84,14 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
     },
     async putFile(key, path, options) {
       const { size } = await stat(path);
+      // The SDK cannot retry a request whose body was a consumed stream: S3's routine 503
+      // SlowDown would fail the upload at once. A buffer is re-sent on each attempt.
+      const body = size <= BUFFERED_UPLOAD_MAX_BYTES ? await readFile(path) : createReadStream(path);
       const r = await s3.send(
         new PutObjectCommand({
           Bucket: bucket,
           Key: key,
-          Body: createReadStream(path),
+          Body: body,
           ContentLength: size,
           ContentType: options?.contentType,
         }),

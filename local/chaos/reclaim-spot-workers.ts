@@ -15,9 +15,10 @@ export async function reclaimSpotWorkers(
   every: readonly [number, number],
   rand: () => number,
   deadline: number,
+  maxKills = Number.POSITIVE_INFINITY,
 ): Promise<KillCounts> {
   const kills: KillCounts = { sigkill: 0, sigterm: 0 };
-  while (!isEnded() && Date.now() < deadline) {
+  while (!isEnded() && Date.now() < deadline && kills.sigkill + kills.sigterm < maxKills) {
     const [min, max] = every;
     await Promise.race([ended, sleep(min + rand() * (max - min))]);
     if (isEnded()) break;

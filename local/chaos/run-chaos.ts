@@ -20,6 +20,8 @@ export interface ChaosOptions {
   readonly workers: number;
   /** Pause between two kills, drawn uniformly in [min, max] ms; undefined: no kills. */
   readonly killEveryMs?: readonly [number, number];
+  /** No more kills after this many (each SIGKILL holds its metatile for a lease: let the run end). */
+  readonly maxKills?: number;
   /** AWS faults injected by the local stack's AWS-behaviour layer. */
   readonly faults: FaultRates;
   readonly seed: number;
@@ -53,6 +55,8 @@ export interface ChaosReport {
   readonly counters?: RunCounters;
   /** What the AWS-behaviour layer saw and injected. */
   readonly faults?: FaultCounts;
+  /** The workers' warnings and errors, by message: what the faults and kills cost them. */
+  readonly workerWarnings: Readonly<Record<string, number>>;
   /** Worker exits refused by the start-up self-check (exit 78). */
   readonly selfCheckRefusals: number;
   readonly durationMs: number;
@@ -74,7 +78,6 @@ export interface ChaosReport {
   readonly ok: boolean;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
 
@@ -89,6 +92,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const rand = seededRandom(options.seed);
   const toolStarts = new Map<string, number>();
   const claims = new Map<string, number>();
+  const warnings = new Map<string, number>();
   const toolGroups: number[] = [];
   const started = Date.now();
   const hub = await startLocalHub({
@@ -104,6 +108,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         count(toolStarts, String(parsed.tileId));
       }
       if (String(parsed?.msg).startsWith('metatile claimed')) count(claims, String(parsed?.metatileId));
+      if (Number(parsed?.level) >= 40) {
+        const error = parsed?.error as { class?: string; message?: string } | undefined;
+        const why = error ? ` (${error.class}: ${String(error.message).slice(0, 160)})` : '';
+        count(warnings, `${String(parsed?.msg)}${why}`);
+      }
     },
   });
   const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
@@ -120,11 +129,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const deadline = Date.now() + options.timeoutMs;
     const kill = options.spotReclaims ? reclaimSpotWorkers : killWorkers;
     const kills = options.killEveryMs
-      ? await kill(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline)
-      : await Promise.race([execution, sleep(options.timeoutMs)]).then(() => ({ sigkill: 0, sigterm: 0 }));
+      ? await kill(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline, options.maxKills)
+      : { sigkill: 0, sigterm: 0 };
+    // Unref'd: once the run has ended, this timer must not keep the process alive.
+    await Promise.race([
+      execution,
+      new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref()),
+    ]);
     if (!ended) {
+      const counters = (await hub.ledger.getRun(upload.runId))?.counters;
       await hub.executions.stop(upload.executionArn);
-      throw new Error(`the chaos run did not finish within ${options.timeoutMs} ms`);
+      throw new Error(
+        `the chaos run did not finish within ${options.timeoutMs} ms (${JSON.stringify({ kills, counters })})`,
+      );
     }
     const runId = upload.runId;
     const run = await hub.ledger.getRun(runId);
@@ -180,6 +197,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       redoneMetatiles,
       counters,
       faults: hub.stack.faults(),
+      workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
       checks,
     };

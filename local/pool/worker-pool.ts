@@ -179,7 +179,6 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
           s.scratch = undefined;
         }
         s.child = undefined;
-        liveSlots.delete(s);
         options.onExit?.(s.slot, code, signal);
         resolve();
         if (!stopping && options.restart !== false) {
@@ -232,6 +231,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       for (const s of slots) {
         if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
         s.scratch = undefined;
+        liveSlots.delete(s);
       }
     },
   };
