@@ -16,6 +16,7 @@ import { processTile } from './process-tile.js';
 import { processTilesSerially } from './process-tiles-serially.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
+import { guardSourceVersion } from './source-version-guard.js';
 import { createStopController } from './stop-controller.js';
 import { workerLoop } from './worker-loop.js';
 
@@ -57,7 +58,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
   const cached = cachedSourceAccess(store, join(wc.scratchDir, 'sources'));
   const sources = routeSourceAccess(
-    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(),
+    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(store, join(wc.scratchDir, 'pins')),
     cached,
     NEEDS_LOCAL_SOURCE,
   );
@@ -96,22 +97,25 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTiles: processTilesSerially((run, tile, signal) =>
-              processTile(
-                {
-                  store,
-                  sources,
-                  operations: OPERATIONS,
-                  scratchDir: wc.scratchDir,
-                  toolTimeoutMs: wc.toolTimeoutMs,
-                  killGraceMs: wc.killGraceMs,
-                  toolEnv,
-                  onToolStart: (file, pid) =>
-                    log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started'),
-                },
-                run,
-                tile,
-                signal,
+            processTiles: processTilesSerially(
+              guardSourceVersion({ ledger, sources, log }, (run, tile, signal) =>
+                processTile(
+                  {
+                    store,
+                    sources,
+                    operations: OPERATIONS,
+                    scratchDir: wc.scratchDir,
+                    toolTimeoutMs: wc.toolTimeoutMs,
+                    killGraceMs: wc.killGraceMs,
+                    // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs).
+                    toolEnv: { ...toolEnv, ...sources.toolEnv(run) },
+                    onToolStart: (file, pid) =>
+                      log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started'),
+                  },
+                  run,
+                  tile,
+                  signal,
+                ),
               ),
             ),
           },

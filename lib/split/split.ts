@@ -5,6 +5,7 @@ import { runIdFor } from '../model/ids.js';
 import type { OperationName, RunStatus } from '../model/run.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { SourceHeader } from '../source/source-header.js';
+import { sourcePin } from '../source/source-pin.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { Bbox } from '../tiling/bbox.js';
 import { coverTiles } from '../tiling/cover-tiles.js';
@@ -67,7 +68,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     throw new ForeignBucketError(`${where} is not in this deployment's bucket ${store.bucket}`);
   }
 
-  const { header, read } = await readSourceHeader(store, source.key, { signal });
+  const { header, read } = await readSourceHeader(store, source.key, { signal, pin: sourcePin(source) });
   const operation = request.operation ?? OPERATION_FOR_KIND[header.kind];
   if (OPERATION_FOR_KIND[header.kind] !== operation) {
     throw new OperationMismatchError(

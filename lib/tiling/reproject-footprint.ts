@@ -28,7 +28,7 @@ const mercatorX = (lon: number) => (lon / 180) * ORIGIN_SHIFT;
 
 /**
  * The EPSG:3857 bounding box of a footprint ring given in the source CRS, as GDAL's reprojection
- * sees it (docs/architecture.md, "split"): edges are densified (straight lines in one CRS are
+ * sees it (docs/architecture.md, "The flow of a run", Split): edges are densified (straight lines in one CRS are
  * curves in another) and each point goes through proj4 to longitude/latitude;
  * - a point off the projection's domain (the corners of a geostationary full disk) is replaced
  *   by the limb on the way to it from the ring's centre: the footprint is the visible Earth;

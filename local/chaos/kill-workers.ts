@@ -8,8 +8,9 @@ export interface KillCounts {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Until `ended` resolves or the deadline passes: after a pause drawn in [min, max] ms, a random
- * live worker gets SIGKILL or SIGTERM (even odds). The same random stream replays the schedule.
+ * Until `ended` resolves, the deadline passes or `maxKills` were dealt: after a pause drawn in
+ * [min, max] ms, a random live worker gets SIGKILL or SIGTERM (even odds). The same random
+ * stream replays the schedule.
  */
 export async function killWorkers(
   pool: WorkerPool,
@@ -18,9 +19,10 @@ export async function killWorkers(
   every: readonly [number, number],
   rand: () => number,
   deadline: number,
+  maxKills = Number.POSITIVE_INFINITY,
 ): Promise<KillCounts> {
   const kills: KillCounts = { sigkill: 0, sigterm: 0 };
-  while (!isEnded() && Date.now() < deadline) {
+  while (!isEnded() && Date.now() < deadline && kills.sigkill + kills.sigterm < maxKills) {
     const [min, max] = every;
     await Promise.race([ended, sleep(min + rand() * (max - min))]);
     if (isEnded()) break;

@@ -2,7 +2,8 @@
  * `npm run chaos`: the chaos test at full size, with production worker settings, AWS faults
  * injected and its figures printed and saved. Options: --zoom <z> (default 11: ~250 sub-tiles
  * of RGB.byte.tif), --workers <n> (3), --seed <n>, --kill-min/--kill-max <ms> between kills
- * (1500/3500), and the fault rates (probabilities per request): --conflict (0.05, DynamoDB
+ * (1500/3500), --max-kills <n> (12), --tiles-per-message <n> (4: the metatile a kill may cost),
+ * and the fault rates (probabilities per request): --conflict (0.05, DynamoDB
  * TransactionConflict), --throttle (0.02), --dynamodb-500 (0), --s3-503 (0.01), --s3-500 (0),
  * --sqs-500 (0), --latency-ms (0).
  */
@@ -22,6 +23,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 100_000) },
     'kill-min': { type: 'string', default: '1500' },
     'kill-max': { type: 'string', default: '3500' },
+    'max-kills': { type: 'string', default: '12' },
+    'tiles-per-message': { type: 'string', default: '4' },
     conflict: { type: 'string', default: '0.05' },
     throttle: { type: 'string', default: '0.02' },
     'dynamodb-500': { type: 'string', default: '0' },
@@ -47,6 +50,8 @@ const report = await runChaos({
   zoom: Number(values.zoom),
   workers: Number(values.workers),
   killEveryMs: [Number(values['kill-min']), Number(values['kill-max'])],
+  maxKills: Number(values['max-kills']),
+  tilesPerMessage: Number(values['tiles-per-message']),
   faults,
   seed: Number(values.seed),
   timeoutMs: 20 * 60_000,

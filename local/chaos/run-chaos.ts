@@ -8,9 +8,11 @@ import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { FaultCounts } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
 import { seededRandom } from '../faults/seeded-random.js';
+import type { CapacitySettings, CapacityView } from '../hub/capacity-controller.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { type KillCounts, killWorkers } from './kill-workers.js';
 import { manifestTiles } from './manifest-tiles.js';
+import { reclaimSpotWorkers } from './reclaim-spot-workers.js';
 
 export interface ChaosOptions {
   readonly source: string;
@@ -18,6 +20,8 @@ export interface ChaosOptions {
   readonly workers: number;
   /** Pause between two kills, drawn uniformly in [min, max] ms; undefined: no kills. */
   readonly killEveryMs?: readonly [number, number];
+  /** No more kills after this many (each SIGKILL holds its metatile for a lease: let the run end). */
+  readonly maxKills?: number;
   /** AWS faults injected by the local stack's AWS-behaviour layer. */
   readonly faults: FaultRates;
   readonly seed: number;
@@ -26,6 +30,11 @@ export interface ChaosOptions {
   readonly tilesPerMessage?: number;
   /** Worker settings on top of the production defaults (none by default). */
   readonly workerEnv?: Readonly<Record<string, string>>;
+  /**
+   * Spot reclaims instead of random kills: SIGTERM, only to busy workers on spot capacity (on-demand
+   * capacity is not reclaimed), every `killEveryMs` — the spot → on-demand fallback's chaos.
+   */
+  readonly spotReclaims?: { readonly capacity?: CapacitySettings };
 }
 
 export interface ChaosReport {
@@ -36,6 +45,8 @@ export interface ChaosReport {
   readonly workers: number;
   readonly kills: KillCounts;
   readonly restarts: number;
+  /** The capacity at the end: the switches made, the workers' time and its cost by capacity. */
+  readonly capacity: CapacityView;
   readonly toolInvocations: number;
   /** Tool invocations beyond one per sub-tile. */
   readonly redone: number;
@@ -44,6 +55,8 @@ export interface ChaosReport {
   readonly counters?: RunCounters;
   /** What the AWS-behaviour layer saw and injected. */
   readonly faults?: FaultCounts;
+  /** The workers' warnings and errors, by message: what the faults and kills cost them. */
+  readonly workerWarnings: Readonly<Record<string, number>>;
   /** Worker exits refused by the start-up self-check (exit 78). */
   readonly selfCheckRefusals: number;
   readonly durationMs: number;
@@ -65,7 +78,6 @@ export interface ChaosReport {
   readonly ok: boolean;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
 
@@ -80,6 +92,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const rand = seededRandom(options.seed);
   const toolStarts = new Map<string, number>();
   const claims = new Map<string, number>();
+  const warnings = new Map<string, number>();
   const toolGroups: number[] = [];
   const started = Date.now();
   const hub = await startLocalHub({
@@ -88,12 +101,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     faults: options.faults,
     tilesPerMessage: options.tilesPerMessage,
     workerEnv: { GEOHUB_LOG_LEVEL: 'info', ...options.workerEnv },
+    capacity: options.spotReclaims?.capacity,
     onWorkerLog: (_line, parsed) => {
       if (parsed?.msg === 'tool started') {
         toolGroups.push(Number(parsed.pid));
         count(toolStarts, String(parsed.tileId));
       }
       if (String(parsed?.msg).startsWith('metatile claimed')) count(claims, String(parsed?.metatileId));
+      if (Number(parsed?.level) >= 40) {
+        const error = parsed?.error as { class?: string; message?: string } | undefined;
+        const why = error ? ` (${error.class}: ${String(error.message).slice(0, 160)})` : '';
+        count(warnings, `${String(parsed?.msg)}${why}`);
+      }
     },
   });
   const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
@@ -108,12 +127,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       ended = true;
     });
     const deadline = Date.now() + options.timeoutMs;
+    const kill = options.spotReclaims ? reclaimSpotWorkers : killWorkers;
     const kills = options.killEveryMs
-      ? await killWorkers(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline)
-      : await Promise.race([execution, sleep(options.timeoutMs)]).then(() => ({ sigkill: 0, sigterm: 0 }));
+      ? await kill(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline, options.maxKills)
+      : { sigkill: 0, sigterm: 0 };
+    // Unref'd: once the run has ended, this timer must not keep the process alive.
+    await Promise.race([
+      execution,
+      new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref()),
+    ]);
     if (!ended) {
+      const counters = (await hub.ledger.getRun(upload.runId))?.counters;
       await hub.executions.stop(upload.executionArn);
-      throw new Error(`the chaos run did not finish within ${options.timeoutMs} ms`);
+      throw new Error(
+        `the chaos run did not finish within ${options.timeoutMs} ms (${JSON.stringify({ kills, counters })})`,
+      );
     }
     const runId = upload.runId;
     const run = await hub.ledger.getRun(runId);
@@ -136,7 +164,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const toolInvocations = sum(toolStarts);
     const redone = toolInvocations - planned.length;
     const redoneMetatiles = sum(claims) - claims.size;
-    const allKills = kills.sigkill + kills.sigterm;
+    // Each kill, and each on-demand worker the pool stopped to bring it back on spot, may cost
+    // the metatile in flight.
+    const allKills = kills.sigkill + kills.sigterm + hub.pool.capacity().recycled;
     const counters = run?.counters;
     const checks = {
       everySubTileOneMarker,
@@ -161,11 +191,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       workers: options.workers,
       kills,
       restarts,
+      capacity: hub.capacity.view(),
       toolInvocations,
       redone,
       redoneMetatiles,
       counters,
       faults: hub.stack.faults(),
+      workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
       checks,
     };

@@ -30,6 +30,11 @@ import { readDefinition } from '../statemachine/definition.js';
 import { type LambdaLimits, readLambdaLimits } from '../statemachine/lambda-limits.js';
 import { createLambdaPool, type LambdaPool } from '../statemachine/lambda-pool.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
+import {
+  type CapacityController,
+  type CapacitySettings,
+  startCapacityController,
+} from './capacity-controller.js';
 import { incomingKey } from './incoming-key.js';
 
 export interface LocalHubOptions {
@@ -58,6 +63,8 @@ export interface LocalHubOptions {
    * default); tests lower a function's limits here to see a task fail as it would on AWS.
    */
   readonly lambdaLimits?: false | Readonly<Record<string, Partial<LambdaLimits>>>;
+  /** Spot → on-demand fallback settings (window, hysteresis, the cost model's assumptions). */
+  readonly capacity?: CapacitySettings;
 }
 
 export interface LocalHub {
@@ -69,6 +76,8 @@ export interface LocalHub {
   readonly deadLetters: WorkQueue;
   readonly executions: LocalExecutions;
   readonly pool: WorkerPool;
+  /** Which capacity new workers start on, and why (the runs' interruption rate vs break-even). */
+  readonly capacity: CapacityController;
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
   upload(
     file: string,
@@ -152,11 +161,16 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         .catch((error: unknown) => options.log?.error({ err: error }, 'upload trigger failed'));
     });
 
+    let capacity: CapacityController | undefined;
     const pool = startWorkerPool({
       size: options.workers,
       env: { ...stack.env, ...options.workerEnv },
-      onLog: options.onWorkerLog,
+      onLog: (line, parsed) => {
+        capacity?.observe(parsed);
+        options.onWorkerLog?.(line, parsed);
+      },
     });
+    capacity = startCapacityController({ ledger, pool, log: options.log }, options.capacity);
 
     let stopped = false;
     return {
@@ -168,6 +182,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       deadLetters,
       executions,
       pool,
+      capacity,
       async upload(file, uploadOptions = {}) {
         const key = incomingKey(uploadOptions.name ?? basename(file));
         const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
@@ -191,6 +206,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         stopped = true;
         await executions.stopAll().catch(() => {});
         await lambdas?.stop();
+        await capacity?.stop();
         await pool.stop();
         clients.destroy();
         await stack.stop();

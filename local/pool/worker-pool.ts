@@ -3,16 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { CapacityMode } from '../../lib/cost/capacity-policy.js';
 import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { groupGone, killGroupNow } from '../../lib/process/terminate-group.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
+import { createCapacityAccount, type PoolCapacity } from './pool-capacity.js';
+
+export type { PoolCapacity } from './pool-capacity.js';
 
 export interface WorkerActivity {
   readonly slot: number;
   readonly pid: number;
   readonly generation: number;
   readonly restarts: number;
+  /** The capacity this worker runs on (Fargate Spot or on-demand, as the ECS service would). */
+  readonly capacity: CapacityMode;
   /** What the worker last said it was doing (from its structured log). */
   readonly doing: {
     readonly runId?: string;
@@ -47,6 +53,12 @@ export interface WorkerPoolOptions {
 
 export interface WorkerPool {
   activity(): WorkerActivity[];
+  /**
+   * The capacity new workers start on. Back to spot also replaces the on-demand workers: each
+   * gets SIGTERM (it finishes or gives back its sub-tile, as on a scale-in) and restarts on spot.
+   */
+  setCapacity(mode: CapacityMode): void;
+  capacity(): PoolCapacity;
   pids(): number[];
   /** Every worker PID this pool ever started (to prove, after a stop, that none survived). */
   startedPids(): number[];
@@ -63,6 +75,8 @@ interface Slot {
   child?: ChildProcess;
   generation: number;
   restarts: number;
+  capacity: CapacityMode;
+  since: number;
   scratch?: string;
   toolGroups: Set<number>;
   doing: WorkerActivity['doing'];
@@ -96,24 +110,29 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
   let stopping = false;
+  const account = createCapacityAccount();
   const started: number[] = [];
   const exits: WorkerExit[] = [];
   const slots: Slot[] = Array.from({ length: options.size }, (_, slot) => ({
     slot,
     generation: 0,
     restarts: 0,
+    capacity: 'spot' as CapacityMode,
+    since: Date.now(),
     toolGroups: new Set<number>(),
     doing: { msg: 'starting', at: new Date().toISOString() },
   }));
 
   const launch = (s: Slot) => {
     s.generation += 1;
+    account.start(s);
     s.scratch ??= mkdtempSync(join(tmpdir(), `geohub-pool-${s.slot}-`));
     const child = spawn(process.execPath, entry, {
       env: {
         ...process.env,
         ...options.env,
         GEOHUB_WORKER_ID: `local-${s.slot}-${s.generation}-${process.pid}`,
+        GEOHUB_CAPACITY: s.capacity,
         GEOHUB_SCRATCH_DIR: s.scratch,
       },
       // The IPC channel lets the worker notice when this process dies (see worker/main.ts).
@@ -147,6 +166,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     s.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         liveWorkers.delete(child);
+        account.stop(s);
         const liveToolGroups = [...s.toolGroups].filter((pgid) => !groupGone(pgid));
         s.toolGroups.clear();
         const parts = s.scratch ? findFiles(s.scratch, (n) => n.endsWith(PART_SUFFIX)) : [];
@@ -159,7 +179,6 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
           s.scratch = undefined;
         }
         s.child = undefined;
-        liveSlots.delete(s);
         options.onExit?.(s.slot, code, signal);
         resolve();
         if (!stopping && options.restart !== false) {
@@ -181,8 +200,18 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
           pid: s.child!.pid!,
           generation: s.generation,
           restarts: s.restarts,
+          capacity: s.capacity,
           doing: s.doing,
         })),
+    setCapacity(next) {
+      if (!account.set(next) || next !== 'spot' || stopping) return;
+      for (const s of slots) {
+        if (!s.child || s.capacity !== 'on-demand') continue;
+        s.child.kill('SIGTERM');
+        account.recycled();
+      }
+    },
+    capacity: () => account.snapshot(slots.filter((s) => s.child)),
     pids: () => slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : [])),
     startedPids: () => [...started],
     exits: () => [...exits],
@@ -202,6 +231,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       for (const s of slots) {
         if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
         s.scratch = undefined;
+        liveSlots.delete(s);
       }
     },
   };

@@ -47,6 +47,17 @@ describe('geohub run checks its input before anything starts (issue 20)', () => 
     );
   });
 
+  it('#2 #6 plan refuses a directory and a FIFO the same way, without blocking', async () => {
+    const dir = tempDir('geohub-in-');
+    const fifo = join(dir, 'pipe.laz');
+    execFileSync('mkfifo', [fifo]);
+    refused(await cli(['plan', dir]), /^geohub: cannot read .*: it is a directory, not a regular file$/);
+    refused(
+      await cli(['plan', fifo]),
+      /^geohub: cannot read .*pipe\.laz: it is a FIFO \(named pipe\), not a regular file$/,
+    );
+  });
+
   it('#13 /dev/zero names the cause (a device), not "write ECONNRESET"', async () => {
     const dir = tempDir('geohub-in-');
     refused(

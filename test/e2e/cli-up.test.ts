@@ -43,6 +43,17 @@ describe('geohub up and the commands that talk to it', () => {
     ).toBe(true);
     const list = JSON.parse((await cli('status')).stdout) as { runs: { runId: string }[] };
     expect(list.runs.map((r) => r.runId)).toContain(submitted.runId);
+    // The capacity the workers run on (spot → on-demand fallback), with the workers' cost so far.
+    const view = JSON.parse((await cli('status', submitted.runId)).stdout) as {
+      capacity: { mode: string; workers: { spot: number; onDemand: number }; cost: { total: number } };
+    };
+    expect(view.capacity.mode).toBe('spot');
+    expect(view.capacity.workers.spot + view.capacity.workers.onDemand).toBeGreaterThan(0);
+    expect(view.capacity.cost.total).toBeGreaterThan(0);
+    const text = await runCli(['status', submitted.runId, '--port', port]);
+    expect(text.stdout).toMatch(
+      /^capacity: \d+ spot \+ \d+ on-demand workers, new ones on spot; interruption rate \d+ % vs break-even \d+ %/m,
+    );
     const verify = await cli('verify', submitted.runId);
     expect(verify.code).toBe(0);
     expect(JSON.parse(verify.stdout)).toMatchObject({

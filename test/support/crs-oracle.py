@@ -13,7 +13,8 @@ then computes, with GDAL/PROJ only:
            found by bisection from the centre; longitudes unwrapped along the ring; a pole inside
            the raster reaches that pole), split in two where it crosses the antimeridian.
 Writes one JSON line per case: {"id", "file", "zoom", "ranges"} or {"id", "error"}.
-With --list-projected, prints the EPSG registry's projected CRSs instead: [[code, method], ...].
+With --list-projected (--list-geographic), prints the EPSG registry's projected (2D geographic)
+CRSs instead: [[code, method], ...].
 Written independently of lib/tiling, which the test compares against it.
 """
 import json
@@ -215,20 +216,17 @@ def run(case, out_dir):
     return {"id": case["id"], "file": path, "zoom": z, "ranges": cover(ds, srs, z)}
 
 
-def list_projected():
-    """Every non-deprecated projected CRS of the EPSG registry in PROJ's database, with its method."""
+def list_crs(kind):
+    """Every non-deprecated projected (or 2D geographic) CRS of the EPSG registry in PROJ's database."""
+    wanted = osr.OSR_CRS_TYPE_PROJECTED if kind == "projected" else osr.OSR_CRS_TYPE_GEOGRAPHIC_2D
     infos = osr.GetCRSInfoListFromDatabase("EPSG")
-    rows = [
-        [int(i.code), i.projection_method]
-        for i in infos
-        if i.type == osr.OSR_CRS_TYPE_PROJECTED and not i.deprecated
-    ]
+    rows = [[int(i.code), i.projection_method or ""] for i in infos if i.type == wanted and not i.deprecated]
     sys.stdout.write(json.dumps(sorted(rows)) + "\n")
 
 
 def main():
-    if sys.argv[1:] == ["--list-projected"]:
-        list_projected()
+    if sys.argv[1:] in (["--list-projected"], ["--list-geographic"]):
+        list_crs(sys.argv[1][len("--list-"):])
         return
     job = json.load(sys.stdin)
     for case in job["cases"]:

@@ -30,8 +30,13 @@ export type OracleAnswer =
 export async function crsOracle(
   dir: string,
   cases: readonly OracleCase[],
+  signal?: AbortSignal,
 ): Promise<Map<string, OracleAnswer>> {
-  const { stdout } = await execa(PYTHON, [SCRIPT], { input: JSON.stringify({ dir, cases }) });
+  // Stopped with the test (a timeout): it must not go on writing into a directory being removed.
+  const { stdout } = await execa(PYTHON, [SCRIPT], {
+    input: JSON.stringify({ dir, cases }),
+    cancelSignal: signal,
+  });
   const answers = stdout
     .trim()
     .split('\n')
@@ -39,9 +44,9 @@ export async function crsOracle(
   return new Map(answers.map((a) => [a.id, a]));
 }
 
-/** The EPSG registry's projected CRSs as PROJ's database lists them: [code, method name]. */
-export async function epsgProjectedCrs(): Promise<[number, string][]> {
-  const { stdout } = await execa(PYTHON, [SCRIPT, '--list-projected']);
+/** The EPSG registry's projected or 2D geographic CRSs as PROJ's database lists them: [code, method name]. */
+export async function epsgCrs(kind: 'projected' | 'geographic'): Promise<[number, string][]> {
+  const { stdout } = await execa(PYTHON, [SCRIPT, `--list-${kind}`]);
   return JSON.parse(stdout) as [number, string][];
 }
 

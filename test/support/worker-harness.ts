@@ -11,6 +11,7 @@ export interface WorkerHandle {
   readonly child: ChildProcess;
   readonly pid: number;
   readonly scratch: string;
+  readonly ownPidNamespace: boolean;
   /** Structured log lines, parsed as they arrive. */
   readonly logs: Record<string, unknown>[];
   /** Plain (non-JSON) stderr lines. */
@@ -35,14 +36,39 @@ export const FAST_WORKER_ENV: Readonly<Record<string, string>> = {
   GEOHUB_STOP_GRACE_MS: '120000',
 };
 
-/** Starts a real worker process (worker/main.ts) against the suite's local stack. */
+/** How to start the worker: by default its TypeScript source under this node. */
+export interface WorkerLaunch {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  /** Replaces this process's environment as the base (the stack's and the test's still apply). */
+  readonly baseEnv?: NodeJS.ProcessEnv;
+  /**
+   * The worker runs in a PID namespace of its own (unshare --kill-child): the PIDs it logs are
+   * not this machine's, and killing the launcher ends every process in the namespace.
+   */
+  readonly ownPidNamespace?: boolean;
+}
+
+/** Starts a real worker process (worker/main.ts, or `launch`) against the suite's local stack. */
 export function spawnWorker(
   env: Record<string, string>,
   overrides: Record<string, string> = {},
+  launch: WorkerLaunch = {
+    file: process.execPath,
+    args: nodeEntry(new URL('../../worker/main.ts', import.meta.url)),
+  },
 ): WorkerHandle {
   const scratch = overrides.GEOHUB_SCRATCH_DIR ?? mkdtempSync(join(tmpdir(), 'geohub-worker-'));
-  const child = spawn(process.execPath, nodeEntry(new URL('../../worker/main.ts', import.meta.url)), {
-    env: { ...process.env, ...env, ...FAST_WORKER_ENV, GEOHUB_SCRATCH_DIR: scratch, ...overrides },
+  const child = spawn(launch.file, launch.args, {
+    cwd: launch.cwd,
+    env: {
+      ...(launch.baseEnv ?? process.env),
+      ...env,
+      ...FAST_WORKER_ENV,
+      GEOHUB_SCRATCH_DIR: scratch,
+      ...overrides,
+    },
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -74,6 +100,7 @@ export function spawnWorker(
     child,
     pid: child.pid!,
     scratch,
+    ownPidNamespace: launch.ownPidNamespace === true,
     logs,
     text,
     exited,
@@ -108,7 +135,8 @@ export function spawnWorker(
 export async function killWorker(worker: WorkerHandle): Promise<void> {
   if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
   await worker.exited;
-  for (const line of worker.logs) {
+  // In a namespace of its own the kernel killed everything in it; its logged PIDs are not ours.
+  for (const line of worker.ownPidNamespace ? [] : worker.logs) {
     if (line.msg !== 'tool started') continue;
     try {
       process.kill(-Number(line.pid), 'SIGKILL');

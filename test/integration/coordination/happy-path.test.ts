@@ -10,6 +10,7 @@ import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
 import { readStacItems } from '../../support/stac-items.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
@@ -94,7 +95,7 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.operation).toBe('pointcloud-dtm');
     expect(run?.counters.done).toBe(run?.counters.total);
-    const out = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+    const out = tempDir('geohub-dtm-');
     let withData = 0;
     for await (const tile of listTiles(hub.ledger, started.runId)) {
       const local = join(out, `${tile.tileId}.tif`);

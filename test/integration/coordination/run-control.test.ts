@@ -2,11 +2,11 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countClaims } from '../../../lib/ledger/tile-records.js';
+import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { findFiles } from '../../support/find-files.js';
-import { startTestHub } from '../../support/hub.js';
+import { recordToolStarts, startTestHub } from '../../support/hub.js';
 import { poisonedCog, slowGeoTiff } from '../../support/raster-fixtures.js';
 import { waitUntil } from '../../support/wait-until.js';
 
@@ -17,10 +17,7 @@ beforeAll(async () => {
   hub = await startTestHub({
     breaker: { minSample: 4, failureRatio: 0.5 },
     workerEnv: { GEOHUB_LOG_LEVEL: 'info' },
-    onWorkerLog: (_line, parsed) => {
-      if (parsed?.msg === 'tool started')
-        toolStarts.push({ runId: String(parsed.runId), pid: Number(parsed.pid) });
-    },
+    onWorkerLog: recordToolStarts(toolStarts),
   });
 });
 afterAll(async () => {
@@ -47,10 +44,16 @@ describe('run control on the local stack', () => {
     expect(await waitUntil(() => !gdalProcesses().some((p) => pids.includes(p.pgid)), 5_000, 50)).toBe(true);
     // Within the grace period: the run watch interval plus SIGTERM to a cooperative gdalwarp.
     expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 1_000);
-    expect(await waitUntil(async () => (await countClaims(hub.ledger, started.runId)) === 0, 10_000)).toBe(
-      true,
-    );
-    expect(poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))).toEqual([]);
+    expect(
+      await waitUntil(async () => {
+        for await (const t of listTiles(hub.ledger, started.runId)) if (t.state === 'CLAIMED') return false;
+        return true;
+      }, 10_000),
+    ).toBe(true);
+    // Discarding the .part and releasing the claim are independent steps of the cleanup: wait for both.
+    const parts = () => poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')));
+    await waitUntil(() => parts().length === 0, 10_000);
+    expect(parts()).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.counters.done).toBeLessThan(run!.counters.total);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countClaims, listTiles } from '../../../lib/ledger/tile-records.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
-import { startTestHub } from '../../support/hub.js';
+import { recordToolStarts, startTestHub } from '../../support/hub.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -13,10 +13,7 @@ beforeAll(async () => {
   hub = await startTestHub({
     workers: 1,
     workerEnv: { GEOHUB_LOG_LEVEL: 'info' },
-    onWorkerLog: (_line, parsed) => {
-      if (parsed?.msg === 'tool started')
-        toolStarts.push({ runId: String(parsed.runId), pid: Number(parsed.pid) });
-    },
+    onWorkerLog: recordToolStarts(toolStarts),
   });
 });
 afterAll(async () => {

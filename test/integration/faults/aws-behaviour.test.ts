@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GetItemCommand, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { createS3Store } from '../../../lib/store/s3-store.js';
 import { faultyStack } from '../../support/fault-stack.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 type AwsError = Error & { $metadata?: { httpStatusCode?: number; attempts?: number } };
 
@@ -81,30 +86,39 @@ describe('the AWS-behaviour layer answers as AWS does, and the SDK treats it as 
   });
 
   it('a single-item write that meets a transaction on its item gets TransactionConflictException', async () => {
-    const { clients, config } = await faultyStack({ GEOHUB_FAULT_LATENCY_MS: '300' });
+    // Seed 4 holds the first request (the transaction) in flight for 0.94 × 3 s: the write sent
+    // once the proxy has the transaction meets it there.
+    const { clients, config, behaviour } = await faultyStack({
+      GEOHUB_FAULT_SEED: '4',
+      GEOHUB_FAULT_LATENCY_MS: '3000',
+    });
     const key = { PK: `TEST#${randomUUID()}`, SK: 'META' };
-    const names: string[] = [];
-    // With added latency both are in flight together; whichever came second is refused.
-    const results = await Promise.allSettled([
-      clients.documents.send(
-        new TransactWriteCommand({
-          TransactItems: [{ Put: { TableName: config.table, Item: { ...key, by: 't' } } }],
+    const transaction = clients.documents.send(
+      new TransactWriteCommand({
+        TransactItems: [{ Put: { TableName: config.table, Item: { ...key, by: 't' } } }],
+      }),
+    );
+    expect(await waitUntil(() => behaviour.counts().requests.dynamodb === 1, 2_000, 5)).toBe(true);
+    const write = await clients.documents
+      .send(
+        new UpdateCommand({
+          TableName: config.table,
+          Key: key,
+          UpdateExpression: 'SET #b = :w',
+          ExpressionAttributeNames: { '#b': 'by' },
+          ExpressionAttributeValues: { ':w': 'w' },
         }),
-      ),
-      new Promise((r) => setTimeout(r, 20)).then(() =>
-        clients.documents.send(
-          new UpdateCommand({
-            TableName: config.table,
-            Key: key,
-            UpdateExpression: 'SET #b = :w',
-            ExpressionAttributeNames: { '#b': 'by' },
-            ExpressionAttributeValues: { ':w': 'w' },
-          }),
-        ),
-      ),
-    ]);
-    for (const r of results) names.push(r.status === 'fulfilled' ? 'ok' : (r.reason as Error).name);
-    expect(names).toEqual(['ok', 'TransactionConflictException']);
+      )
+      .then(
+        () => 'ok',
+        (e: Error) => e.name,
+      );
+    expect(write).toBe('TransactionConflictException');
+    await transaction;
+    const { Item } = await direct.clients.documents.send(
+      new GetCommand({ TableName: config.table, Key: key }),
+    );
+    expect(Item?.by).toBe('t');
   });
 
   it('throttles as DynamoDB does; the SDK retries throttling itself and gives up after its attempts', async () => {
@@ -164,6 +178,19 @@ describe('the AWS-behaviour layer answers as AWS does, and the SDK treats it as 
       .send(new GetObjectCommand({ Bucket: config.bucket, Key: other }))
       .catch((e: Error) => e.name);
     expect(missing).toBe('NoSuchKey');
+  });
+
+  it('a file upload is retried by the SDK on SlowDown like any other request (its body is re-sent)', async () => {
+    const { clients, config, behaviour } = await faultyStack({ GEOHUB_FAULT_S3_503: '1' });
+    const file = join(tempDir('geohub-upload-'), 'tile.tif');
+    writeFileSync(file, Buffer.alloc(50_000, 7));
+    const store = createS3Store(clients.s3, config.bucket);
+    const error = (await store
+      .putFile(`test/${randomUUID()}.tif`, file)
+      .catch((e: unknown) => e)) as AwsError;
+    expect(error.name).toBe('SlowDown');
+    expect(error.$metadata?.attempts).toBe(config.maxAttempts);
+    expect(behaviour.counts().injected.s3).toEqual({ SlowDown: config.maxAttempts });
   });
 
   it('answers SQS with 500s that the SDK retries, and loses nothing it refused', async () => {

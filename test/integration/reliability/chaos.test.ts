@@ -22,7 +22,9 @@ describe('chaos (the short case; `npm run chaos` is the full one)', () => {
       source: RGB,
       zoom: 10,
       workers: 3,
-      killEveryMs: [1_000, 2_500],
+      tilesPerMessage: 2,
+      killEveryMs: [3_000, 6_000],
+      maxKills: 6,
       faults: parseFaultRates({
         GEOHUB_FAULT_SEED: '20261201',
         GEOHUB_FAULT_DYNAMODB_CONFLICT: '0.05',
@@ -30,7 +32,7 @@ describe('chaos (the short case; `npm run chaos` is the full one)', () => {
         GEOHUB_FAULT_S3_503: '0.01',
       }),
       seed: 20261130,
-      timeoutMs: 400_000,
+      timeoutMs: 600_000,
     });
     process.stdout.write(`chaos figures: ${JSON.stringify(report)}\n`);
     expect(report.status).toBe('SUCCEEDED');
@@ -41,7 +43,7 @@ describe('chaos (the short case; `npm run chaos` is the full one)', () => {
     // Every process it started (emulators, Java, workers, tool groups) is gone after the stop.
     expect(report.leftAfterStop).toEqual([]);
     expect(report.ok).toBe(true);
-  }, 480_000);
+  }, 720_000);
 
   it('eight workers racing on one run under conflict injection: counters exact, nothing redone', async () => {
     const report = await runChaos({

@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answersAsDynamoDb } from '../../../local/stack/service-probe.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -34,7 +36,9 @@ describe('the S3 and SQS stand-ins answer only this start’s credentials (issue
     const listing = `${config.endpoints.s3}/${config.bucket}?list-type=2`;
     expect((await fetch(listing)).status).toBe(403);
     expect((await fetch(listing, { headers: signed('S3RVER') })).status).toBe(403);
-    expect((await fetch(listing, { headers: signed(keyId) })).status).toBe(200);
+    // The stack's own clients, with the per-start key, are served.
+    const listed = await clients.s3.send(new ListObjectsV2Command({ Bucket: config.bucket, MaxKeys: 1 }));
+    expect(listed.$metadata.httpStatusCode).toBe(200);
   });
 
   it('the SQS emulator refuses requests without the key', async () => {
@@ -47,6 +51,7 @@ describe('the S3 and SQS stand-ins answer only this start’s credentials (issue
       });
     expect((await post({})).status).toBe(403);
     expect((await post(signed('S3RVER'))).status).toBe(403);
-    expect((await post(signed(keyId))).status).toBe(200);
+    const queues = await clients.sqs.send(new ListQueuesCommand({}));
+    expect(queues.QueueUrls).toContain(config.queueUrl);
   });
 });

@@ -131,11 +131,22 @@ describe('handleMessage: one message, one metatile', () => {
     ledger.markDone = async () => {
       throw new LedgerBusyError('busy');
     };
-    expect(await handleMessage(deps, message())).toBe('retry-later');
+    expect(await handleMessage(deps, message())).toBe('interrupted');
     ledger.markDone = markDone;
     expect((await ledger.getMetatile(runId, metatile.id))?.state).toBe('QUEUED');
     expect((await ledger.getRun(runId))?.counters).toMatchObject({ retried: 0, failed: 0, done: 0 });
-    expect(queue.actions).toEqual(['visibility m1 7']);
+    expect(queue.actions).toEqual(['requeue m1']);
+  });
+
+  it('a busy ledger before the claim: the message requeued fresh, nothing claimed', async () => {
+    const { ledger, queue, runId, metatile, deps, calls, message } = await setup();
+    ledger.claim = async () => {
+      throw new LedgerBusyError('busy');
+    };
+    expect(await handleMessage(deps, message())).toBe('interrupted');
+    expect(calls).toHaveLength(0);
+    expect(await ledger.getMetatile(runId, metatile.id)).toBeUndefined();
+    expect(queue.actions).toEqual(['requeue m1']);
   });
 
   it('a process group that survived SIGKILL: rethrown, claim kept, message left alone', async () => {

@@ -6,7 +6,7 @@ import { readSourceHeader } from '../../../../lib/source/read-source-header.js';
 import { planTiles } from '../../../../lib/split/plan-tiles.js';
 import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
 import type { TileRange } from '../../../../lib/tiling/tile-range.js';
-import { crsOracle, epsgProjectedCrs, type OracleCase, seededRandom } from '../../../support/crs-oracle.js';
+import { crsOracle, epsgCrs, type OracleCase, seededRandom } from '../../../support/crs-oracle.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
 
 /*
@@ -104,8 +104,8 @@ interface Outcome {
 const canonical = (ranges: readonly TileRange[]) =>
   ranges.map((r) => `z${r.z} x${r.minX}-${r.maxX} y${r.minY}-${r.maxY}`).join(' + ');
 
-async function compare(cases: readonly OracleCase[]): Promise<Outcome[]> {
-  const answers = await crsOracle(scratch, cases);
+async function compare(cases: readonly OracleCase[], signal: AbortSignal): Promise<Outcome[]> {
+  const answers = await crsOracle(scratch, cases, signal);
   const outcomes: Outcome[] = [];
   for (const c of cases) {
     const answer = answers.get(c.id);
@@ -163,43 +163,61 @@ function figures(label: string, outcomes: readonly Outcome[]) {
   return { planned, agree, zoom, refused };
 }
 
+/** A seeded random draw of `n` codes of the registry, each placed at random in its area of use. */
+async function draw(kind: 'projected' | 'geographic', n: number): Promise<OracleCase[]> {
+  const pool = [...(await epsgCrs(kind))];
+  const random = seededRandom(SEED);
+  const cases: OracleCase[] = [];
+  while (cases.length < n && pool.length > 0) {
+    const [code] = pool.splice(Math.floor(random() * pool.length), 1)[0]!;
+    cases.push({
+      id: `epsg-${code}`,
+      srs: `EPSG:${code}`,
+      u: 0.3 + 0.4 * random(),
+      v: 0.3 + 0.4 * random(),
+      fraction: 0.02 + 0.2 * random(),
+    });
+  }
+  return cases;
+}
+
+const REFUSAL =
+  /^epsg-\d+: EPSG:\d+ \(.+\) cannot be reprojected: (its projection method .+ is not one proj4 implements|the EPSG registry geohub ships \(epsg-index\) has no definition of it)$/;
+
 describe('tile covers across the EPSG registry, against GDAL', () => {
   it(`a seeded draw of ${SAMPLE} projected EPSG CRSs: ≥ 99 % equal covers, the rest refused naming why`, {
     timeout: 600_000,
-  }, async () => {
-    const registry = await epsgProjectedCrs();
-    const random = seededRandom(SEED);
-    const pool = [...registry];
-    const cases: OracleCase[] = [];
-    while (cases.length < SAMPLE && pool.length > 0) {
-      const [code] = pool.splice(Math.floor(random() * pool.length), 1)[0]!;
-      cases.push({
-        id: `epsg-${code}`,
-        srs: `EPSG:${code}`,
-        u: 0.3 + 0.4 * random(),
-        v: 0.3 + 0.4 * random(),
-        fraction: 0.02 + 0.2 * random(),
-      });
-    }
-    const { planned, agree, zoom, refused } = figures('EPSG sample', await compare(cases));
+  }, async ({ signal }) => {
+    const cases = await draw('projected', SAMPLE);
+    const { planned, agree, zoom, refused } = figures('EPSG sample', await compare(cases, signal));
     expect(planned.length).toBeGreaterThanOrEqual(0.95 * SAMPLE);
     expect(agree / planned.length).toBeGreaterThanOrEqual(0.99);
     // The native zoom rounds log2 of a resolution: one near a half-way point may round either way.
     expect(zoom / planned.length).toBeGreaterThanOrEqual(0.97);
-    for (const r of refused) {
-      expect(r.refused).toMatch(
-        /^epsg-\d+: EPSG:\d+ \(.+\) cannot be reprojected: (its projection method .+ is not one proj4 implements|the EPSG registry geohub ships \(epsg-index\) has no definition of it)$/,
-      );
-    }
+    for (const r of refused) expect(r.refused).toMatch(REFUSAL);
   });
 
-  it('rasters from PROJ strings with no EPSG code, geostationary full disks, a global and an antimeridian raster', async () => {
+  it('a seeded draw of 60 geographic EPSG CRSs (datums, prime meridians, angular units)', async ({
+    signal,
+  }) => {
+    const { planned, agree, refused } = figures(
+      'EPSG geographic sample',
+      await compare(await draw('geographic', 60), signal),
+    );
+    expect(planned.length).toBeGreaterThanOrEqual(57);
+    expect(agree / planned.length).toBeGreaterThanOrEqual(0.99);
+    for (const r of refused) expect(r.refused).toMatch(REFUSAL);
+  });
+
+  it('rasters from PROJ strings with no EPSG code, geostationary full disks, a global and an antimeridian raster', async ({
+    signal,
+  }) => {
     const cases: OracleCase[] = [
       ...PROJ_STRINGS.map(([id, srs, lonlat]) => ({ id, srs, lonlat })),
       ...FULL_DISKS,
       { id: 'global-4326', srs: 'EPSG:4326', gt: [-180, 0.5, 0, 90, 0, -0.5], size: [720, 360] },
     ];
-    const outcomes = await compare(cases);
+    const outcomes = await compare(cases, signal);
     const { planned, agree } = figures('PROJ strings', outcomes);
     expect(planned.length).toBe(cases.length);
     expect(agree).toBe(cases.length);
