@@ -12,6 +12,8 @@ apt_install() {
 }
 
 command -v gdalwarp >/dev/null 2>&1 || { echo "setup: installing gdal-bin" >&2; apt_install gdal-bin; }
+# The metatile engine runs GDAL's Python bindings under the system interpreter (worker/metatile-command.ts).
+/usr/bin/python3 -c 'from osgeo import gdal' >/dev/null 2>&1 || { echo "setup: installing python3-gdal" >&2; apt_install python3-gdal; }
 command -v java >/dev/null 2>&1 || { echo "setup: installing a Java runtime for DynamoDB Local" >&2; apt_install default-jre-headless; }
 # The browser is for the run-control page's tests only: `--without-browser` (the example) skips it.
 [ "${1:-}" = "--without-browser" ] || [ -x /usr/bin/chromium ] || { echo "setup: installing chromium for the run-control page's browser tests" >&2; apt_install chromium; }

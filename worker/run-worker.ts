@@ -3,19 +3,29 @@ import { createAwsClients } from '../lib/aws/clients.js';
 import { loadConfig } from '../lib/config/config.js';
 import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
 import { createLogger } from '../lib/log/logger.js';
+import { parseTileMessage } from '../lib/model/message.js';
+import type { TileTask } from '../lib/model/tile.js';
 import { createSqsQueue } from '../lib/queue/sqs-queue.js';
 import { createS3Store } from '../lib/store/s3-store.js';
+import { blockPerMessage } from './block-per-message.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
+import { metatileCommand } from './metatile-command.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
-import { processTile } from './process-tile.js';
+import { processTiles } from './process-tile.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
 import { createStopController } from './stop-controller.js';
 import { workerLoop } from './worker-loop.js';
+
+/** The sub-tiles a message carries; none if it is malformed (the handler records why). */
+function messageTiles(body: string | undefined): readonly TileTask[] {
+  const parsed = parseTileMessage(body);
+  return parsed.ok ? parsed.message.tiles : [];
+}
 
 export interface WorkerProcess {
   readonly env: NodeJS.ProcessEnv;
@@ -71,6 +81,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   });
 
   const toolEnv = gdalEnv(config, proc.env);
+  const metatileEngine = metatileCommand(wc.gdalPython);
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
     const code = await workerLoop({
@@ -91,8 +102,8 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTile: (run, tile, signal) =>
-              processTile(
+            processTile: blockPerMessage(messageTiles(message.body), (run, tiles, signal) =>
+              processTiles(
                 {
                   store,
                   sources,
@@ -101,13 +112,18 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   toolTimeoutMs: wc.toolTimeoutMs,
                   killGraceMs: wc.killGraceMs,
                   toolEnv,
-                  onToolStart: (file, pid) =>
-                    log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started'),
+                  metatileEngine,
+                  onToolStart: (file, pid, started) => {
+                    // One line per sub-tile the tool works on: tool work is counted by sub-tile.
+                    for (const tile of started)
+                      log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started');
+                  },
                 },
                 run,
-                tile,
+                tiles,
                 signal,
               ),
+            ),
           },
           message,
         ),
