@@ -77,9 +77,9 @@ describe('geohub run, as a new user runs it', () => {
     const dir = outDir();
     const { child, done } = startCli(['run', slowGeoTiff(), '--out', dir, '--zoom', '13', '--workers', '2']);
     // Wait until the tools are at work, then interrupt as a terminal would.
-    expect(await waitUntil(() => leftoverProcesses().some((p) => p.includes('gdalwarp')), 90_000, 100)).toBe(
-      true,
-    );
+    expect(
+      await waitUntil(() => leftoverProcesses().some((p) => /gdalwarp|warp-metatile/.test(p)), 90_000, 100),
+    ).toBe(true);
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);

@@ -53,17 +53,17 @@ describe('geohub up and the commands that talk to it', () => {
     const submitted = JSON.parse((await cli('submit', slowGeoTiff(), '--zoom', '13')).stdout) as {
       runId: string;
     };
-    expect(await waitUntil(() => leftoverProcesses().some((p) => p.includes('gdalwarp')), 90_000, 100)).toBe(
-      true,
-    );
+    expect(
+      await waitUntil(() => leftoverProcesses().some((p) => /gdalwarp|warp-metatile/.test(p)), 90_000, 100),
+    ).toBe(true);
     const cancel = await cli('cancel', submitted.runId);
     expect(cancel.code).toBe(0);
     expect(
       await waitUntil(async () => (await statusOf(submitted.runId)).status === 'CANCELLED', 10_000, 200),
     ).toBe(true);
-    expect(await waitUntil(() => !leftoverProcesses().some((p) => p.includes('gdalwarp')), 10_000, 100)).toBe(
-      true,
-    );
+    expect(
+      await waitUntil(() => !leftoverProcesses().some((p) => /gdalwarp|warp-metatile/.test(p)), 10_000, 100),
+    ).toBe(true);
     const verify = JSON.parse((await cli('verify', submitted.runId)).stdout) as {
       claimsHeld: number;
       parts: string[];

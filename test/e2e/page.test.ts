@@ -160,8 +160,9 @@ const subtiles = (colour?: string) =>
   page.locator(colour ? `#map path.subtile[fill="${colour}"]` : '#map path.subtile');
 const legendCount = async (state: string) =>
   Number((await page.locator(`.map-legend .count[data-state="${state}"]`).textContent())?.replace(/,/g, ''));
+// The warp tools: gdalwarp, or the metatile engine (seen as gdal-metatile).
 const gdalwarpsOf = (runId: string) =>
-  processTable().filter((p) => p.state !== 'Z' && p.command.startsWith('gdalwarp') && p.args.includes(runId));
+  processTable().filter((p) => p.state !== 'Z' && /^gdal/.test(p.command) && p.args.includes(runId));
 
 describe('the run-control page of geohub up', () => {
   it('serves the page and Leaflet from a fixed allow-list under a strict CSP', async () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { type CliIo, emit, intOption } from '../io.js';
 import { createProgress } from '../progress.js';
@@ -21,7 +22,13 @@ export function registerRun(program: Command, io: CliIo): void {
       'XYZ zoom level (default: the one closest to the source resolution)',
       intOption(0, 22),
     )
-    .option('--workers <n>', 'worker processes', intOption(1, 32), 2)
+    .option(
+      '--workers <n>',
+      'worker processes (default: one per core of this machine)',
+      intOption(1, 32),
+      // One worker per core: a worker's tool is single-threaded and its uploads overlap other work.
+      Math.min(32, availableParallelism()),
+    )
     .option('--json', 'print one JSON summary on stdout')
     .action(async (file: string, opts: { out: string; zoom?: number; workers: number; json?: boolean }) => {
       const verbose = Boolean(program.opts().verbose);
