@@ -26,7 +26,7 @@ export interface SigtermResume {
   readonly redone: Spread;
 }
 
-async function sigtermOnce(root: string, workers: number, zoom: number) {
+async function sigtermOnce(root: string, workers: number, zoom: number, after: number) {
   const starts = new Map<string, number>();
   const toolTiles = new Map<number, number>(); // tool pid → sub-tiles it works on
   const toolOf = new Map<string, number>(); // sub-tile → its latest tool pid
@@ -52,11 +52,11 @@ async function sigtermOnce(root: string, workers: number, zoom: number) {
       tiles = (await hub.ledger.getRun(started.runId))?.counters.total ?? 0;
       await sleep(20);
     }
-    // Once a third of the run is done, the moment a worker's tool is running.
+    // Once `after` of the run is done (a third in the full bench), the moment a worker's tool is running.
     let victim: ReturnType<typeof hub.pool.activity>[number] | undefined;
     for (;;) {
       const busy = hub.pool.activity().find((a) => a.doing.msg === 'tool started');
-      if (done >= tiles / 3 && busy) {
+      if (done >= tiles * after && busy) {
         victim = busy;
         break;
       }
@@ -73,8 +73,11 @@ async function sigtermOnce(root: string, workers: number, zoom: number) {
   }
 }
 
-export async function benchSigtermResume(root: string, o: { workers: number; runs: number; zoom: number }) {
-  const runs = await repeat(o.runs, () => sigtermOnce(root, o.workers, o.zoom));
+export async function benchSigtermResume(
+  root: string,
+  o: { workers: number; runs: number; zoom: number; after: number },
+) {
+  const runs = await repeat(o.runs, () => sigtermOnce(root, o.workers, o.zoom, o.after));
   return {
     tiles: runs[0]!.tiles,
     runs: runs.map(({ inFlightTiles, redone, status }) => ({ inFlightTiles, redone, status })),

@@ -77,7 +77,12 @@ try {
     },
   };
   log('resume after a SIGTERM with a tool in flight…');
-  const sigterm = await benchSigtermResume(root, { workers, runs, zoom: quick ? 9 : 11 });
+  const sigterm = await benchSigtermResume(root, {
+    workers,
+    runs,
+    zoom: quick ? 10 : 11,
+    after: quick ? 0 : 1 / 3,
+  });
   log('re-run of a completed run made by real warps…');
   const rerun = await benchRerunCompleted(root, { workers, runs, zoom: quick ? 9 : 13 });
   log('cancel latency through a worker: a cooperative tool, then one that ignores SIGTERM…');
