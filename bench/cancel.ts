@@ -8,6 +8,7 @@
 import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { countClaims } from '../lib/ledger/tile-records.js';
 import { processTable } from '../lib/process/process-table.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
 import { slowGeoTiff } from '../test/support/raster-fixtures.js';
@@ -75,9 +76,7 @@ async function cancelOnce(file: string, job: Record<string, unknown>, workerEnv:
       if (groupDead < 0 && !processTable().some((p) => p.pgid === toolPid && p.state !== 'Z'))
         groupDead = ms(t0);
       if (claimReleased < 0) {
-        let held = false;
-        for await (const t of hub.ledger.listTiles(started.runId)) held ||= t.state === 'CLAIMED';
-        if (!held) claimReleased = ms(t0);
+        if ((await countClaims(hub.ledger, started.runId)) === 0) claimReleased = ms(t0);
       }
       if (partGone < 0 && !poolParts().length) partGone = ms(t0);
       if (ms(t0) > 60_000) throw new Error('cancel bench: not everything was cleaned up within 60 s');

@@ -85,7 +85,13 @@ export async function geohubRun(raster: BenchRaster, workers: number): Promise<G
     const tiles = await manifestTiles(hub.store, started.runId);
     const run = await hub.ledger.getRun(started.runId);
     let bytes = 0;
-    for await (const o of hub.store.list(`tiles/${started.runId}/`)) bytes += o.bytes;
+    let objects = 0;
+    // The tiles only: the run's mosaic and STAC documents sit under the same prefix.
+    for await (const o of hub.store.list(`tiles/${started.runId}/`)) {
+      if (!o.key.endsWith('.tif')) continue;
+      bytes += o.bytes;
+      objects += 1;
+    }
     await hub.stop();
     const t3 = performance.now();
     return {
@@ -94,7 +100,7 @@ export async function geohubRun(raster: BenchRaster, workers: number): Promise<G
       stopSeconds: seconds(t3 - t2),
       tiles,
       zoom: Number(run?.params.zoom),
-      tileBytes: bytes / tiles.length,
+      tileBytes: bytes / objects,
       toolRuns,
     };
   } finally {

@@ -41,7 +41,7 @@ async function sigtermOnce(root: string, workers: number, zoom: number, after: n
         toolTiles.set(Number(p.pid), (toolTiles.get(Number(p.pid)) ?? 0) + 1);
         toolOf.set(String(p.tileId), Number(p.pid));
       }
-      if (p?.msg === 'sub-tile done') done += 1;
+      if (p?.msg === 'metatile done') done += Number(p.tiles ?? 1);
     },
   });
   try {
@@ -64,9 +64,11 @@ async function sigtermOnce(root: string, workers: number, zoom: number, after: n
       await sleep(2);
     }
     process.kill(victim.pid, 'SIGTERM');
-    const inFlightTiles = toolTiles.get(toolOf.get(String(victim.doing.tileId)) ?? -1) ?? 0;
+    const inFlightTool = toolOf.get(String(victim.doing.tileId)) ?? -1;
     const execution = await hub.executions.wait(started.executionArn);
     const invocations = [...starts.values()].reduce((a, b) => a + b, 0);
+    // Counted once the run is over: the tool's log lines may still have been arriving at the SIGTERM.
+    const inFlightTiles = toolTiles.get(inFlightTool) ?? 0;
     return { tiles, inFlightTiles, redone: invocations - tiles, status: execution.status };
   } finally {
     await hub.stop();

@@ -8,5 +8,6 @@ if (!existsSync(entry)) {
   process.stderr.write('geohub is not built yet: run `npm run setup` (or `npm ci && npm run build`) first\n');
   process.exit(1);
 }
-const { main } = await import(entry.href);
+const { main, installCrashGuards } = await import(entry.href);
+installCrashGuards();
 process.exitCode = await main(process.argv.slice(2));

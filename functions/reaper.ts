@@ -4,15 +4,11 @@ import { type FunctionDeps, functionDeps } from './deps.js';
 
 /**
  * Scheduled backstop: frees leases that expired (a worker that vanished without its
- * finally blocks). Deliberate cancels release their claims at once; this only catches the rest.
+ * finally blocks), in every run whatever its state. Deliberate cancels release their claims at
+ * once; this only catches the rest.
  */
 export async function reapActiveRuns(ledger: Ledger, now = Date.now()): Promise<{ reaped: number }> {
-  let reaped = 0;
-  for (const run of await ledger.listRuns(100)) {
-    if (run.status === 'RUNNING' || run.status === 'DRAINING')
-      reaped += await ledger.reapExpiredLeases(run.runId, now);
-  }
-  return { reaped };
+  return { reaped: await ledger.reapExpiredLeases(now) };
 }
 
 export const reaperTask = (deps: Pick<FunctionDeps, 'ledger'>) => async () => reapActiveRuns(deps.ledger);

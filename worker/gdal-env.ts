@@ -1,4 +1,4 @@
-import { LOCAL_CREDENTIALS } from '../lib/aws/clients.js';
+import { localCredentials } from '../lib/aws/clients.js';
 import type { Config } from '../lib/config/config.js';
 
 /**
@@ -25,8 +25,8 @@ export function gdalEnv(
       AWS_S3_ENDPOINT: url.host,
       AWS_HTTPS: url.protocol === 'https:' ? 'YES' : 'NO',
       AWS_VIRTUAL_HOSTING: 'FALSE',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ACCESS_KEY_ID: localCredentials(config).accessKeyId,
+      AWS_SECRET_ACCESS_KEY: localCredentials(config).secretAccessKey,
       AWS_SESSION_TOKEN: undefined,
     });
   }

@@ -1,18 +1,14 @@
-import { LeaseLostError } from '../lib/ledger/errors.js';
 import type { Ledger, Release } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
 import { parseTileMessage } from '../lib/model/message.js';
-import {
-  type RunRecord,
-  STOPPED_RUN_STATUSES,
-  type TileError,
-  type TileOutput,
-  type TileRecord,
-} from '../lib/model/run.js';
-import type { TileTask } from '../lib/model/tile.js';
+import { type Metatile, metatileOf } from '../lib/model/metatile.js';
+import { type RunRecord, STOPPED_RUN_STATUSES, type TileState } from '../lib/model/run.js';
 import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
-import { DeadlineExceededError, InterruptedError, RunStoppedError, TileDataError } from './errors.js';
+import { redeliveredAfterCrash } from './crash-redelivery.js';
+import { RunStoppedError } from './errors.js';
 import { startHeartbeat } from './heartbeat.js';
+import { type Disposition, errorOf, failurePolicy } from './message-policy.js';
+import type { ProcessTiles } from './process-tiles.js';
 import { watchRun } from './run-watch.js';
 import type { StopController } from './stop-controller.js';
 
@@ -25,206 +21,124 @@ export interface HandleMessageDeps {
   readonly leaseMs: number;
   readonly runWatchMs: number;
   readonly retryDelaySeconds: number;
-  readonly processTile: (run: RunRecord, tile: TileTask, signal: AbortSignal) => Promise<TileOutput>;
+  readonly processTiles: ProcessTiles;
+  readonly now?: () => number;
 }
 
 /** What became of one message; the worker loop only needs to know whether to keep going. */
 export type MessageOutcome = 'completed' | 'malformed' | 'dropped' | 'retry-later' | 'interrupted';
 
-const errorOf = (error: unknown): TileError => ({
-  class: error instanceof Error ? error.name : 'UnknownError',
-  message: (error instanceof Error ? error.message : String(error)).slice(0, 2_000),
-});
+const ACCOUNTED: readonly TileState[] = ['DONE', 'FAILED', 'PARKED', 'CANCELLED'];
+const OUTCOME: Record<Disposition, MessageOutcome> = {
+  delete: 'completed',
+  requeue: 'interrupted',
+  retry: 'retry-later',
+  leave: 'retry-later',
+};
 
 /**
- * One message, start to end: skip what is marked, then per sub-tile claim → run → upload →
- * marker, with every exit path releasing the claim; then dispose of the message as the
- * outcome requires (delete, requeue as a fresh copy, or leave for a later retry).
+ * One message = one metatile, start to end: skip it if accounted for, claim it, make and upload
+ * its tiles, write its one marker; every other exit goes through `failurePolicy` (release,
+ * disposition, log). A ProcessGroupSurvivedError is rethrown: the worker must stop.
  */
 export async function handleMessage(
   deps: HandleMessageDeps,
   message: ReceivedMessage,
 ): Promise<MessageOutcome> {
-  const { ledger, queue, log } = deps;
+  const { ledger, queue } = deps;
+  const now = deps.now ?? Date.now;
   const parsed = parseTileMessage(message.body);
-  if (!parsed.ok) {
+  const run = parsed.ok ? await ledger.getRun(parsed.message.runId) : undefined;
+  if (!parsed.ok || !run) {
     // Nothing can ever process it; keep it, with the reason, where an operator will look.
-    log.error(
-      { messageId: message.id, reason: parsed.reason },
-      'malformed message moved to the dead-letter queue',
-    );
-    await queue.deadLetter(message, parsed.reason);
+    const reason = parsed.ok ? `unknown run ${parsed.message.runId}` : parsed.reason;
+    deps.log.error({ messageId: message.id, reason }, 'message moved to the dead-letter queue');
+    await queue.deadLetter(message, reason);
     return 'malformed';
   }
-  const { runId, tiles } = parsed.message;
-  const run = await ledger.getRun(runId);
-  if (!run) {
-    log.error({ messageId: message.id, runId }, 'message for an unknown run moved to the dead-letter queue');
-    await queue.deadLetter(message, `unknown run ${runId}`);
-    return 'malformed';
-  }
+  const metatile = metatileOf(parsed.message.tiles);
+  const log = deps.log.child({ runId: run.runId, metatileId: metatile.id, tiles: metatile.tiles.length });
+  const dispose = async (disposition: Disposition, outcome = OUTCOME[disposition], delaySeconds?: number) => {
+    if (disposition === 'delete') await queue.delete(message);
+    else if (disposition === 'requeue') await queue.requeue(message);
+    else if (disposition === 'retry')
+      await queue.setVisibility(message, delaySeconds ?? deps.retryDelaySeconds);
+    return outcome;
+  };
+
   if (STOPPED_RUN_STATUSES.includes(run.status)) {
-    await park(deps, run, tiles, new RunStoppedError(runId, run.status, run.reason));
-    await queue.delete(message);
-    return 'dropped';
+    const why = new RunStoppedError(run.runId, run.status, run.reason);
+    const state = run.status === 'CANCELLED' ? 'CANCELLED' : 'PARKED';
+    await ledger.park(run.runId, [metatile], state, errorOf(why));
+    log.info({ state }, 'metatile dropped with its run');
+    return dispose('delete', 'dropped');
   }
-
-  // Skip what is already marked: one batched read, no tool work, no S3 HEAD.
-  const known = await ledger.getTiles(
-    runId,
-    tiles.map((t) => t.id),
-  );
-  const pending = tiles.filter((t) => {
-    const state = known.get(t.id)?.state;
-    return state !== 'DONE' && state !== 'FAILED' && state !== 'PARKED' && state !== 'CANCELLED';
-  });
-  if (pending.length < tiles.length)
-    log.info({ runId, skipped: tiles.length - pending.length }, 'skipping marked sub-tiles');
-
-  if (
-    redeliveredAfterCrash(
-      message,
-      pending.map((t) => known.get(t.id)),
-    )
-  ) {
-    // Its last worker died holding it (SIGKILL, a vanished instance): that is an interruption,
-    // not a failure, so it must not spend the message's receive budget. A fresh copy resets it.
+  // Skip what is accounted for: one read, no tool work, no S3 HEAD.
+  const record = await ledger.getMetatile(run.runId, metatile.id);
+  if (record && ACCOUNTED.includes(record.state)) {
+    log.info({ state: record.state }, 'metatile already accounted for; skipped');
+    return dispose('delete');
+  }
+  if (deps.stop.requested.aborted || redeliveredAfterCrash(message, record, now())) {
     log.warn(
-      { runId, messageId: message.id, receiveCount: message.receiveCount },
-      'redelivered after a crash; requeued fresh',
+      { receiveCount: message.receiveCount, left: metatile.tiles.length },
+      'metatile back to the queue, fresh',
     );
-    await queue.requeue(message);
-    return 'interrupted';
+    return dispose('requeue');
   }
+  const claim = await ledger.claim(run.runId, metatile, deps.workerId, deps.leaseMs);
+  if (claim.outcome === 'held') {
+    // Another worker holds a live lease (a redelivery): look again once it expires.
+    return dispose('retry', undefined, Math.max(1, Math.ceil((claim.leaseUntil - now()) / 1000) + 1));
+  }
+  if (claim.outcome !== 'claimed') return dispose('delete');
+  log.info({ attempt: claim.attempts }, 'metatile claimed');
+  return dispose(await attempt(deps, run, metatile, message, log));
+}
 
-  const heartbeat = startHeartbeat({ queue, ledger, log }, message, runId, deps.workerId, deps.leaseMs);
-  const watch = watchRun(ledger, runId, deps.runWatchMs);
-  let disposition: 'delete' | 'requeue' | 'retry' = 'delete';
-  let stoppedBy: RunStoppedError | undefined;
-  let retryAfterSeconds = deps.retryDelaySeconds;
+/** The claimed metatile: tool, upload, marker; the release in `finally`, whatever happened. */
+async function attempt(
+  deps: HandleMessageDeps,
+  run: RunRecord,
+  metatile: Metatile,
+  message: ReceivedMessage,
+  log: Logger,
+): Promise<Disposition> {
+  const now = deps.now ?? Date.now;
+  const heartbeat = startHeartbeat(deps, message, run.runId, deps.workerId, deps.leaseMs);
+  const watch = watchRun(deps.ledger, run.runId, deps.runWatchMs);
+  const signal = AbortSignal.any([deps.stop.cutoff, watch.signal, heartbeat.hold(metatile.id)]);
+  const started = now();
+  // Until a marker is written, the claim is given back.
+  let release: Release | undefined = { state: 'QUEUED' };
   try {
-    for (const [index, tile] of pending.entries()) {
-      if (deps.stop.requested.aborted) {
-        disposition = 'requeue'; // not started: back to the queue at once
-        break;
-      }
-      if (watch.signal.aborted) {
-        stoppedBy = watch.signal.reason as RunStoppedError;
-        await park(deps, run, pending.slice(index), stoppedBy);
-        break;
-      }
-      const claim = await ledger.claimTile(runId, tile, deps.workerId, deps.leaseMs);
-      if (claim.outcome === 'held') {
-        // Another worker holds a live lease (a redelivery): look again once it expires.
-        disposition = 'retry';
-        retryAfterSeconds = Math.max(1, Math.ceil((claim.leaseUntil - Date.now()) / 1000) + 1);
-        continue;
-      }
-      if (claim.outcome !== 'claimed') continue;
-
-      const tileLog = log.child({
-        runId,
-        tileId: tile.id,
-        z: tile.z,
-        x: tile.x,
-        y: tile.y,
-        attempt: claim.attempts,
-      });
-      const leaseLost = heartbeat.setTile(tile.id);
-      const signal = AbortSignal.any([deps.stop.cutoff, watch.signal, leaseLost]);
-      const started = Date.now();
-      // Default: give the claim back. Only a marker (done or failed) or a lost lease clears it.
-      let release: Release | undefined = { state: 'QUEUED' };
-      try {
-        const output = await deps.processTile(run, tile, signal);
-        await ledger.markDone(runId, tile.id, deps.workerId, output, Date.now() - started);
-        release = undefined;
-        tileLog.info({ durationMs: Date.now() - started, bytes: output.bytes }, 'sub-tile done');
-      } catch (error) {
-        const tileError = errorOf(error);
-        if (error instanceof TileDataError) {
-          await ledger.markFailed(runId, tile.id, deps.workerId, tileError);
-          release = undefined;
-          tileLog.warn({ error: tileError }, 'sub-tile failed on bad data; not retried');
-        } else if (error instanceof InterruptedError) {
-          release = { state: 'QUEUED', error: tileError, interrupted: true };
-          disposition = 'requeue';
-          tileLog.warn({ error: tileError }, 'sub-tile interrupted; back to the queue');
-        } else if (error instanceof RunStoppedError) {
-          stoppedBy = error;
-          release = { state: error.status === 'CANCELLED' ? 'CANCELLED' : 'PARKED', error: tileError };
-          tileLog.warn({ error: tileError }, 'sub-tile stopped with its run');
-        } else if (error instanceof DeadlineExceededError) {
-          release = { state: 'PARKED', error: tileError };
-          tileLog.warn({ error: tileError }, 'sub-tile exceeded its budget; parked for a re-drive');
-        } else if (error instanceof LeaseLostError) {
-          release = undefined; // not ours any more: someone else has it
-          disposition = 'retry';
-          tileLog.warn({ error: tileError }, 'lease lost; sub-tile left to its new owner');
-        } else {
-          release = { state: 'QUEUED', error: tileError };
-          disposition = 'retry';
-          tileLog.warn({ error: tileError }, 'sub-tile failed; will be retried');
-        }
-      } finally {
-        heartbeat.setTile(undefined);
-        if (release) {
-          // Bounded by the request timeout; if it fails, the lease expires and the reaper frees it.
-          await ledger
-            .releaseTile(runId, tile.id, deps.workerId, release)
-            .catch((e: unknown) =>
-              tileLog.error({ err: e }, 'could not release the claim; the lease will expire'),
-            );
-        }
-      }
-      if (disposition === 'requeue') break;
-      if (stoppedBy) {
-        await park(deps, run, pending.slice(index + 1), stoppedBy);
-        break;
-      }
+    const outputs = await deps.processTiles(run, metatile.tiles, signal);
+    await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started);
+    release = undefined;
+    log.info({ durationMs: now() - started }, 'metatile done');
+    return 'delete';
+  } catch (error) {
+    const policy = failurePolicy(error);
+    release = policy.release;
+    log[policy.level]({ error: errorOf(error), left: metatile.tiles.length }, policy.log);
+    if (policy.fatal) throw error;
+    if (!policy.markFailed) return policy.disposition;
+    try {
+      await deps.ledger.markFailed(run.runId, metatile, deps.workerId, errorOf(error));
+      return policy.disposition;
+    } catch (markError) {
+      release = failurePolicy(markError).release;
+      log.error({ err: markError }, 'could not record the failure; the metatile will be retried');
+      return 'retry';
     }
   } finally {
     heartbeat.stop();
     watch.stop();
+    // Bounded by the request timeout; if it fails, the lease expires and the reaper frees it.
+    if (release) {
+      await deps.ledger
+        .release(run.runId, metatile, deps.workerId, release)
+        .catch((e: unknown) => log.error({ err: e }, 'could not release the claim; the lease will expire'));
+    }
   }
-
-  if (disposition === 'requeue') {
-    // A fresh copy: an interruption must not spend the message's failure budget.
-    await queue.requeue(message);
-    return 'interrupted';
-  }
-  if (disposition === 'retry' && !stoppedBy) {
-    await queue.setVisibility(message, retryAfterSeconds);
-    return 'retry-later';
-  }
-  await queue.delete(message);
-  return stoppedBy ? 'dropped' : 'completed';
-}
-
-/** Past this many claims a sub-tile's crashes count against the budget: a message that kills its worker every time must still reach the DLQ. */
-export const CRASH_RESET_LIMIT = 10;
-
-function redeliveredAfterCrash(
-  message: ReceivedMessage,
-  records: readonly (TileRecord | undefined)[],
-): boolean {
-  if (message.receiveCount < 2) return false;
-  const now = Date.now();
-  const crashed = records.some((t) => t?.state === 'CLAIMED' && (t.leaseUntil ?? 0) < now);
-  const failed = records.some((t) => t?.lastError && t.lastError.class !== 'InterruptedError');
-  const attempts = Math.max(0, ...records.map((t) => t?.attempts ?? 0));
-  return crashed && !failed && attempts < CRASH_RESET_LIMIT;
-}
-
-/** Records sub-tiles dropped without processing, so that a re-drive finds them. */
-async function park(
-  deps: HandleMessageDeps,
-  run: RunRecord,
-  tiles: readonly TileTask[],
-  why: RunStoppedError,
-) {
-  if (tiles.length === 0) return;
-  const state = why.status === 'CANCELLED' ? 'CANCELLED' : 'PARKED';
-  await deps.ledger.parkTiles(run.runId, tiles, state, errorOf(why));
-  deps.log.info({ runId: run.runId, tiles: tiles.length, state }, 'queued sub-tiles dropped with their run');
 }

@@ -5,10 +5,10 @@ import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
 
 export interface Heartbeat {
   /**
-   * Sets the sub-tile whose lease is extended along with the message (undefined between
-   * sub-tiles); returns a signal aborted with a LeaseLostError if that lease is lost.
+   * Sets the metatile whose lease is extended along with the message (undefined when none is
+   * held); returns a signal aborted with a LeaseLostError if that lease is lost.
    */
-  setTile(tileId: string | undefined): AbortSignal;
+  hold(metatileId: string | undefined): AbortSignal;
   stop(): void;
 }
 
@@ -19,9 +19,9 @@ export interface HeartbeatDeps {
 }
 
 /**
- * Extends the message's visibility and the current sub-tile's lease together, every third
- * of the lease, so neither lapses while a long sub-tile runs and both lapse soon after a
- * worker dies.
+ * Extends the message's visibility and the metatile's lease together, every third of the lease
+ * (one ChangeMessageVisibility and one UpdateItem a beat), so neither lapses while a long
+ * metatile runs and both lapse soon after a worker dies.
  */
 export function startHeartbeat(
   deps: HeartbeatDeps,
@@ -31,9 +31,9 @@ export function startHeartbeat(
   leaseMs: number,
 ): Heartbeat {
   let leaseLost = new AbortController();
-  let tileId: string | undefined;
+  let metatileId: string | undefined;
   const beat = async () => {
-    const current = tileId;
+    const current = metatileId;
     const results = await Promise.allSettled([
       deps.queue.setVisibility(message, Math.ceil(leaseMs / 1000)),
       current ? deps.ledger.extendLease(runId, current, owner, leaseMs) : Promise.resolve(),
@@ -41,15 +41,15 @@ export function startHeartbeat(
     for (const r of results) {
       if (r.status === 'fulfilled') continue;
       if (r.reason instanceof LeaseLostError) {
-        if (current === tileId) leaseLost.abort(r.reason);
-      } else deps.log.warn({ err: r.reason, runId, tileId: current }, 'heartbeat failed; will retry');
+        if (current === metatileId) leaseLost.abort(r.reason);
+      } else deps.log.warn({ err: r.reason, runId, metatileId: current }, 'heartbeat failed; will retry');
     }
   };
   const timer = setInterval(() => void beat(), Math.max(1_000, Math.floor(leaseMs / 3)));
   timer.unref();
   return {
-    setTile(next) {
-      tileId = next;
+    hold(next) {
+      metatileId = next;
       leaseLost = new AbortController();
       return leaseLost.signal;
     },

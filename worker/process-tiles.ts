@@ -8,6 +8,13 @@ import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
 import { type ProcessTileDeps, processTile, scratchTilePath, toolRunner } from './process-tile.js';
 
+/** Produces a metatile's tiles and uploads them; resolves only when every output is durable. */
+export type ProcessTiles = (
+  run: RunRecord,
+  tiles: readonly TileTask[],
+  signal: AbortSignal,
+) => Promise<ReadonlyMap<string, TileOutput>>;
+
 /**
  * Produces a message's block of sub-tiles and uploads them. Operations that can
  * (`executeBlock`: the raster default) warp the block once in one GDAL process and cut it

@@ -3,11 +3,8 @@ import { createAwsClients } from '../lib/aws/clients.js';
 import { loadConfig } from '../lib/config/config.js';
 import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
 import { createLogger } from '../lib/log/logger.js';
-import { parseTileMessage } from '../lib/model/message.js';
-import type { TileTask } from '../lib/model/tile.js';
 import { createSqsQueue } from '../lib/queue/sqs-queue.js';
 import { createS3Store } from '../lib/store/s3-store.js';
-import { blockPerMessage } from './block-per-message.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
@@ -20,12 +17,6 @@ import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
 import { createStopController } from './stop-controller.js';
 import { workerLoop } from './worker-loop.js';
-
-/** The sub-tiles a message carries; none if it is malformed (the handler records why). */
-function messageTiles(body: string | undefined): readonly TileTask[] {
-  const parsed = parseTileMessage(body);
-  return parsed.ok ? parsed.message.tiles : [];
-}
 
 export interface WorkerProcess {
   readonly env: NodeJS.ProcessEnv;
@@ -102,7 +93,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTile: blockPerMessage(messageTiles(message.body), (run, tiles, signal) =>
+            processTiles: (run, tiles, signal) =>
               processTiles(
                 {
                   store,
@@ -123,7 +114,6 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                 tiles,
                 signal,
               ),
-            ),
           },
           message,
         ),

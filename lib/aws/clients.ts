@@ -13,9 +13,13 @@ export interface AwsClients {
   destroy(): void;
 }
 
-// Local emulators accept any signature; real AWS must use the default credential chain.
-// s3rver verifies signatures against its built-in S3RVER account; the others accept any key.
+// Real AWS must use the default credential chain. A local stack started by geohub hands out
+// per-start credentials (config.localCredentials); these are the stand-ins' built-in ones.
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+export function localCredentials(config: Config): { accessKeyId: string; secretAccessKey: string } {
+  return config.localCredentials ?? LOCAL_CREDENTIALS;
+}
 
 function common(config: Config, endpoint: string | undefined) {
   return {
@@ -29,7 +33,7 @@ function common(config: Config, endpoint: string | undefined) {
       // request hangs on: a hung dependency would hang the worker's cleanup with it.
       throwOnRequestTimeout: true,
     }),
-    ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
+    ...(endpoint ? { endpoint, credentials: localCredentials(config) } : {}),
   };
 }
 

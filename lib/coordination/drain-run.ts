@@ -1,5 +1,7 @@
 import type { Ledger } from '../ledger/ledger.js';
+import { countClaims } from '../ledger/tile-records.js';
 import { parseTileMessage } from '../model/message.js';
+import { metatileOf } from '../model/metatile.js';
 import type { WorkQueue } from '../queue/work-queue.js';
 import { failRun } from './fail-run.js';
 
@@ -37,7 +39,7 @@ export async function drainRun(deps: DrainDeps, runId: string, budgetMs = 20_000
         await deps.queue.setVisibility(message, 0);
         continue;
       }
-      await deps.ledger.parkTiles(runId, parsed.message.tiles, 'PARKED', {
+      await deps.ledger.park(runId, [metatileOf(parsed.message.tiles)], 'PARKED', {
         class: 'BreakerOpenError',
         message: 'dropped from the queue: the run’s circuit breaker is open',
       });
@@ -51,14 +53,8 @@ export async function drainRun(deps: DrainDeps, runId: string, budgetMs = 20_000
   const queue = await deps.queue.depth();
   // Drained when nothing of the run can still change state: the queue holds none of it (we
   // just emptied it of the run's messages) and no sub-tile is left unaccounted but in flight.
-  const inFlight = await countClaimed(deps.ledger, runId);
+  const inFlight = await countClaims(deps.ledger, runId);
   const drained = inFlight === 0 && (remaining === 0 || queue.visible + queue.inFlight === 0);
   if (drained) await failRun(deps.ledger, runId, run?.reason ?? 'circuit breaker open');
   return { runId, parked, remaining, drained };
-}
-
-async function countClaimed(ledger: Ledger, runId: string): Promise<number> {
-  let claimed = 0;
-  for await (const t of ledger.listTiles(runId)) if (t.state === 'CLAIMED') claimed += 1;
-  return claimed;
 }

@@ -1,5 +1,6 @@
 import { RunNotFoundError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { listTiles } from '../ledger/tile-records.js';
 import type { RunCounters, TileError } from '../model/run.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -38,7 +39,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   const done: (StacTile & { key: string })[] = [];
   const problems: { tileId: string; z: number; x: number; y: number; state: string; error?: TileError }[] =
     [];
-  for await (const t of deps.ledger.listTiles(runId)) {
+  for await (const t of listTiles(deps.ledger, runId)) {
     if (t.state === 'DONE' && t.output)
       done.push({ z: t.z, x: t.x, y: t.y, bytes: t.output.bytes, key: t.output.key });
     else if (t.state !== 'DONE')

@@ -1,6 +1,5 @@
 import type { Ledger } from '../ledger/ledger.js';
-import { MAX_TILES_PER_MESSAGE, parseTileMessage, serializeTileMessage } from '../model/message.js';
-import type { TileTask } from '../model/tile.js';
+import { parseTileMessage, serializeTileMessage } from '../model/message.js';
 import type { ReceivedMessage, WorkQueue } from '../queue/work-queue.js';
 import type { ExecutionStarter } from './execution-starter.js';
 
@@ -70,11 +69,10 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
       'SUCCEEDED',
     ]);
     // 3. Parked, cancelled and failed sub-tiles, as new messages.
-    const tiles: TileTask[] = await deps.ledger.unparkTiles(runId);
-    const bodies: string[] = [];
-    for (let i = 0; i < tiles.length; i += MAX_TILES_PER_MESSAGE) {
-      bodies.push(serializeTileMessage({ v: 1, runId, tiles: tiles.slice(i, i + MAX_TILES_PER_MESSAGE) }));
-    }
+    // One message per metatile, as enqueued: the block keeps its claim item.
+    const metatiles = await deps.ledger.unpark(runId);
+    const bodies = metatiles.map((m) => serializeTileMessage({ v: 1, runId, tiles: [...m.tiles] }));
+    const unparked = metatiles.reduce((n, m) => n + m.tiles.length, 0);
     // 4. Dead letters, as new messages: a fresh receive budget.
     const letters = dead.get(runId) ?? [];
     const sent = await deps.queue.sendBatch([...bodies, ...letters.map((m) => m.body)]);
@@ -101,7 +99,7 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
       executionArn = started.executionArn;
       await deps.ledger.updateRun(runId, { executionArn });
     }
-    runs.push({ runId, fromDeadLetters, unparked: tiles.length, executionArn });
+    runs.push({ runId, fromDeadLetters, unparked, executionArn });
   }
   return { runs, leftInDeadLetters };
 }

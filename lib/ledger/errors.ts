@@ -1,4 +1,4 @@
-/** The lease on a sub-tile is no longer ours (expired and reclaimed, or released by the reaper). */
+/** The lease on a metatile is no longer ours (expired and reclaimed, or released by the reaper). */
 export class LeaseLostError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -11,5 +11,16 @@ export class RunNotFoundError extends Error {
   constructor(runId: string, options?: { cause?: unknown }) {
     super(`run ${runId} is not in the ledger`, options);
     this.name = 'RunNotFoundError';
+  }
+}
+
+/**
+ * The ledger kept answering "busy" (transaction conflicts, throttling, 5xx) past the bounded
+ * retries: nothing was written. Not a sub-tile failure — the work is given back untouched.
+ */
+export class LedgerBusyError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LedgerBusyError';
   }
 }

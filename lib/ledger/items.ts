@@ -1,8 +1,28 @@
-import type { RunRecord, TileRecord } from '../model/run.js';
+import type { MetatileRecord, RunCounters, RunRecord, TileRecord } from '../model/run.js';
+import type { TileTask } from '../model/tile.js';
 
-/** Maps a stored run item to the domain record (counters default to 0). */
-export function toRunRecord(item: Record<string, unknown>): RunRecord {
-  const n = (name: string) => Number(item[name] ?? 0);
+export const COUNTER_FIELDS = ['done', 'failed', 'cancelled', 'parked', 'interrupted', 'retried'] as const;
+export type CounterField = (typeof COUNTER_FIELDS)[number];
+
+/** Sums counter shard items (and any counts still on the run item) into the run's counters. */
+export function sumCounters(total: number, items: readonly Record<string, unknown>[]): RunCounters {
+  const sums: Record<CounterField, number> = {
+    done: 0,
+    failed: 0,
+    cancelled: 0,
+    parked: 0,
+    interrupted: 0,
+    retried: 0,
+  };
+  for (const item of items) for (const f of COUNTER_FIELDS) sums[f] += Number(item[f] ?? 0);
+  return { total, ...sums };
+}
+
+/** Maps a stored run item and its counter shards to the domain record. */
+export function toRunRecord(
+  item: Record<string, unknown>,
+  shards: readonly Record<string, unknown>[],
+): RunRecord {
   return {
     runId: String(item.runId),
     status: item.status as RunRecord['status'],
@@ -10,15 +30,7 @@ export function toRunRecord(item: Record<string, unknown>): RunRecord {
     operation: item.operation as RunRecord['operation'],
     params: (item.params ?? {}) as RunRecord['params'],
     paramsVersion: String(item.paramsVersion ?? ''),
-    counters: {
-      total: n('total'),
-      done: n('done'),
-      failed: n('failed'),
-      cancelled: n('cancelled'),
-      parked: n('parked'),
-      interrupted: n('interrupted'),
-      retried: n('retried'),
-    },
+    counters: sumCounters(Number(item.total ?? 0), [item, ...shards]),
     breaker: item.breaker as RunRecord['breaker'],
     reason: item.reason as string | undefined,
     executionArn: item.executionArn as string | undefined,
@@ -27,21 +39,43 @@ export function toRunRecord(item: Record<string, unknown>): RunRecord {
   };
 }
 
-export function toTileRecord(item: Record<string, unknown>): TileRecord {
+const optionalNumber = (v: unknown) => (v === undefined ? undefined : Number(v));
+
+export function toMetatileRecord(item: Record<string, unknown>): MetatileRecord {
   return {
     runId: String(item.runId),
-    tileId: String(item.tileId),
-    z: Number(item.z),
-    x: Number(item.x),
-    y: Number(item.y),
-    state: item.state as TileRecord['state'],
+    metatileId: String(item.metatileId),
+    tiles: (item.tiles ?? []) as TileTask[],
+    state: item.state as MetatileRecord['state'],
     owner: item.owner as string | undefined,
-    leaseUntil: item.leaseUntil === undefined ? undefined : Number(item.leaseUntil),
+    leaseUntil: optionalNumber(item.leaseUntil),
     attempts: Number(item.attempts ?? 0),
     interruptions: Number(item.interruptions ?? 0),
-    output: item.output as TileRecord['output'],
-    error: item.error as TileRecord['error'],
-    lastError: item.lastError as TileRecord['lastError'],
-    durationMs: item.durationMs === undefined ? undefined : Number(item.durationMs),
+    outputs: item.outputs as MetatileRecord['outputs'],
+    doneBy: item.doneBy as string | undefined,
+    error: item.error as MetatileRecord['error'],
+    lastError: item.lastError as MetatileRecord['lastError'],
+    durationMs: optionalNumber(item.durationMs),
   };
+}
+
+/** The per-tile view of a metatile record: each tile with the metatile's state and its own output. */
+export function tilesOf(record: MetatileRecord): TileRecord[] {
+  return record.tiles.map((tile) => ({
+    runId: record.runId,
+    tileId: tile.id,
+    metatileId: record.metatileId,
+    z: tile.z,
+    x: tile.x,
+    y: tile.y,
+    state: record.state,
+    owner: record.owner,
+    leaseUntil: record.leaseUntil,
+    attempts: record.attempts,
+    interruptions: record.interruptions,
+    output: record.outputs?.[tile.id],
+    error: record.error,
+    lastError: record.lastError,
+    durationMs: record.durationMs,
+  }));
 }

@@ -1,13 +1,13 @@
+import type { Metatile } from '../model/metatile.js';
 import type {
+  MetatileRecord,
   OperationName,
   RunRecord,
   RunStatus,
   SourceRef,
   TileError,
   TileOutput,
-  TileRecord,
 } from '../model/run.js';
-import type { TileTask } from '../model/tile.js';
 
 export interface NewRun {
   readonly runId: string;
@@ -35,20 +35,25 @@ export type ClaimResult =
   | { readonly outcome: 'done' | 'failed' | 'parked' | 'cancelled' }
   | { readonly outcome: 'held'; readonly leaseUntil: number };
 
-/** How a claimed sub-tile is given back without a marker. */
+/** How a claimed metatile is given back without a marker. */
 export type Release =
   /** Back to the queue: retryable failure, lost time, or a spot interruption. */
   | { readonly state: 'QUEUED'; readonly error?: TileError; readonly interrupted?: boolean }
   /** Stopped deliberately (run cancelled, breaker open, deadline): kept for a re-drive. */
   | { readonly state: 'PARKED' | 'CANCELLED'; readonly error: TileError };
 
+/** The outputs of a metatile's tiles, by tile id: every tile of the metatile, each durable. */
+export type MetatileOutputs = ReadonlyMap<string, TileOutput>;
+
 /**
- * The run ledger: runs, their sub-tiles' states and exact counters. Claims are leases.
- * Domain code depends on this interface; only the adapter talks to DynamoDB.
+ * The run ledger: runs, their metatiles' claims and markers, and exact counters (in sub-tiles).
+ * The metatile is the unit of claim and marker; `listTiles` (in `tile-records.ts`) gives the
+ * per-tile view. Domain code depends on this interface; only the adapter talks to DynamoDB.
  */
 export interface Ledger {
   /** Creates the run unless it exists (a duplicate upload event); never overwrites. */
   createRun(run: NewRun): Promise<'created' | 'exists'>;
+  /** The run with its counters summed over their shards. */
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** Applies the patch; when `onlyFrom` is given, only if the run is in one of those states. */
   updateRun(runId: string, patch: RunPatch, onlyFrom?: readonly RunStatus[]): Promise<boolean>;
@@ -56,38 +61,51 @@ export interface Ledger {
   resetBreaker(runId: string): Promise<void>;
   listRuns(limit?: number): Promise<RunRecord[]>;
 
-  /** The recorded state of these sub-tiles (one batched read); absent ones were never claimed. */
-  getTiles(runId: string, tileIds: readonly string[]): Promise<Map<string, TileRecord>>;
-  /** Every sub-tile record of a run (one Query per run, paged). */
-  listTiles(runId: string): AsyncIterable<TileRecord>;
+  /** A metatile's record (one consistent read); undefined when it was never touched. */
+  getMetatile(runId: string, metatileId: string): Promise<MetatileRecord | undefined>;
+  /** The records of these metatiles (batched reads); absent ones were never touched. */
+  getMetatiles(runId: string, metatileIds: readonly string[]): Promise<Map<string, MetatileRecord>>;
+  /** Every metatile record of a run (one Query per run, paged). */
+  listMetatiles(runId: string): AsyncIterable<MetatileRecord>;
 
-  claimTile(runId: string, tile: TileTask, owner: string, leaseMs: number): Promise<ClaimResult>;
+  /** Conditional: not done, and unclaimed or its lease expired. One write. */
+  claim(runId: string, metatile: Metatile, owner: string, leaseMs: number): Promise<ClaimResult>;
   /** Extends our lease; throws LeaseLostError when it is no longer ours. */
-  extendLease(runId: string, tileId: string, owner: string, leaseMs: number): Promise<void>;
+  extendLease(runId: string, metatileId: string, owner: string, leaseMs: number): Promise<void>;
   /** Gives a claim back. A lease that is no longer ours is left alone. */
-  releaseTile(runId: string, tileId: string, owner: string, release: Release): Promise<void>;
-  /** The completion marker, written only after the output object is durable; counts it atomically. */
+  release(runId: string, metatile: Metatile, owner: string, release: Release): Promise<void>;
+  /**
+   * The markers of all the metatile's tiles, in one write with its counter shard: only after
+   * every output is durable. Throws LeaseLostError when the lease is no longer ours.
+   */
   markDone(
     runId: string,
-    tileId: string,
+    metatile: Metatile,
     owner: string,
-    output: TileOutput,
+    outputs: MetatileOutputs,
     durationMs: number,
   ): Promise<void>;
   /** A terminal data failure: recorded and counted, never retried. */
-  markFailed(runId: string, tileId: string, owner: string, error: TileError): Promise<void>;
-  /** Records queued sub-tiles that were dropped without processing, so a re-drive can find them. */
-  parkTiles(
+  markFailed(runId: string, metatile: Metatile, owner: string, error: TileError): Promise<void>;
+
+  /**
+   * Records metatiles dropped without processing (a stopped run), so a re-drive finds them:
+   * absent or queued ones, and ones CLAIMED by a worker whose lease expired (it died).
+   */
+  park(
     runId: string,
-    tiles: readonly TileTask[],
+    metatiles: readonly Metatile[],
     state: 'PARKED' | 'CANCELLED',
     error: TileError,
   ): Promise<void>;
   /**
-   * An operator's re-drive: parked, cancelled and failed sub-tiles go back to QUEUED with a
-   * fresh budget (the operator removed the cause); returns the tiles moved.
+   * An operator's re-drive: parked, cancelled and failed metatiles, and claims whose lease
+   * expired, go back to QUEUED with a fresh budget; returns the metatiles to re-send.
    */
-  unparkTiles(runId: string): Promise<TileTask[]>;
-  /** Frees leases that expired before `now` (the reaper; a backstop only). Returns how many. */
-  reapExpiredLeases(runId: string, now: number): Promise<number>;
+  unpark(runId: string): Promise<Metatile[]>;
+  /**
+   * Frees leases that expired before `now`, in every run whatever its state (the reaper; a
+   * backstop only): back to QUEUED in a running run, parked or cancelled in a stopped one.
+   */
+  reapExpiredLeases(now: number): Promise<number>;
 }

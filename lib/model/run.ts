@@ -1,3 +1,5 @@
+import type { TileTask } from './tile.js';
+
 export const RUN_STATUSES = ['SPLITTING', 'RUNNING', 'DRAINING', 'CANCELLED', 'SUCCEEDED', 'FAILED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
@@ -55,9 +57,31 @@ export interface TileError {
   readonly message: string;
 }
 
+/** One metatile's ledger item: the claim (a lease) and, once done, the markers of all its tiles. */
+export interface MetatileRecord {
+  readonly runId: string;
+  readonly metatileId: string;
+  readonly tiles: readonly TileTask[];
+  readonly state: TileState;
+  readonly owner?: string;
+  readonly leaseUntil?: number;
+  readonly attempts: number;
+  readonly interruptions: number;
+  /** Each tile's durable output, by tile id: present once the metatile is DONE. */
+  readonly outputs?: Readonly<Record<string, TileOutput>>;
+  /** The owner whose marker (done or failed) ended it. */
+  readonly doneBy?: string;
+  readonly error?: TileError;
+  /** Why the last attempt gave the metatile back (a retryable failure or an interruption). */
+  readonly lastError?: TileError;
+  readonly durationMs?: number;
+}
+
+/** One sub-tile as the ledger sees it: its metatile's state, and its own output once marked. */
 export interface TileRecord {
   readonly runId: string;
   readonly tileId: string;
+  readonly metatileId: string;
   readonly z: number;
   readonly x: number;
   readonly y: number;

@@ -1,3 +1,4 @@
+import { objectLocation } from '../store/object-location.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { ImplausibleHeaderError, SourceReadError, TruncatedSourceError } from './errors.js';
 
@@ -63,14 +64,14 @@ export function createBlockReader(
       } catch (error) {
         if (options.signal?.aborted) throw error;
         throw new SourceReadError(
-          `s3://${store.bucket}/${key}: reading bytes ${start}-${end} failed: ${(error as Error)?.message ?? error}`,
+          `${objectLocation(store, key)}: reading bytes ${start}-${end} failed: ${(error as Error)?.message ?? error}`,
           { cause: error },
         );
       }
       stats.bytes += bytes.byteLength;
       if (bytes.byteLength !== end - start + 1) {
         throw new TruncatedSourceError(
-          `s3://${store.bucket}/${key}: asked for bytes ${start}-${end}, got ${bytes.byteLength} bytes ` +
+          `${objectLocation(store, key)}: asked for bytes ${start}-${end}, got ${bytes.byteLength} bytes ` +
             '(the object is shorter than its listed size, or changed while we read it)',
         );
       }
@@ -108,7 +109,7 @@ export function createBlockReader(
       if (offset >= size) {
         hitEnd = true;
         throw new TruncatedSourceError(
-          `s3://${store.bucket}/${key}: the file refers to byte ${offset} but the object is only ${size} bytes long; ` +
+          `${objectLocation(store, key)}: the file refers to byte ${offset} but the object is only ${size} bytes long; ` +
             'it is truncated (an interrupted upload or copy?)',
         );
       }
@@ -116,7 +117,7 @@ export function createBlockReader(
       if (end < offset + length) hitEnd = true;
       if (end - offset > maxReadBytes) {
         throw new ImplausibleHeaderError(
-          `s3://${store.bucket}/${key}: the header asks to read ${end - offset} bytes at once ` +
+          `${objectLocation(store, key)}: the header asks to read ${end - offset} bytes at once ` +
             `(more than ${maxReadBytes}); the file is corrupt or not a header geohub can split`,
         );
       }

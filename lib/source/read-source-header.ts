@@ -1,3 +1,4 @@
+import { objectLocation } from '../store/object-location.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { type BlockReaderOptions, createBlockReader } from './block-reader.js';
 import { detectFormat, MAGIC_BYTES, previewBytes } from './detect-format.js';
@@ -42,7 +43,7 @@ export async function readSourceHeader(
   key: string,
   options: BlockReaderOptions = {},
 ): Promise<SourceHeaderRead> {
-  const where = `s3://${store.bucket}/${key}`;
+  const where = objectLocation(store, key);
   const head = await store.head(key, { signal: options.signal });
   if (!head) throw new SourceNotFoundError(`${where} does not exist`);
   if (head.bytes === 0) throw new EmptySourceError(`${where} is empty (0 bytes): nothing to split`);

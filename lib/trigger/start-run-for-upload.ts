@@ -3,7 +3,7 @@ import { recordFailedRun } from '../coordination/fail-run.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { runIdFor } from '../model/ids.js';
 import { InvalidJobParamsError } from '../split/errors.js';
-import { type JobParams, parseJobParams, sidecarKeyFor } from '../split/job-params.js';
+import { type JobParams, MAX_SIDECAR_BYTES, parseJobParams, sidecarKeyFor } from '../split/job-params.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { UploadRecord } from './s3-event.js';
 
@@ -37,7 +37,14 @@ export async function startRunForUpload(deps: StartRunDeps, upload: UploadRecord
   let job: JobParams = {};
   const sidecar = sidecarKeyFor(upload.key);
   try {
-    if (await deps.store.head(sidecar)) job = parseJobParams(await deps.store.getText(sidecar), sidecar);
+    const head = await deps.store.head(sidecar);
+    // Sized before it is read: a large object named like a sidecar is never downloaded.
+    if (head && head.bytes > MAX_SIDECAR_BYTES) {
+      throw new InvalidJobParamsError(
+        `${sidecar} is ${head.bytes} bytes; a sidecar is at most ${MAX_SIDECAR_BYTES}`,
+      );
+    }
+    if (head) job = parseJobParams(await deps.store.getText(sidecar), sidecar);
   } catch (error) {
     if (!(error instanceof InvalidJobParamsError)) throw error;
     await recordFailedRun(deps.ledger, runId, source, error.message);

@@ -1,4 +1,5 @@
 import type { Ledger } from '../ledger/ledger.js';
+import { listTiles } from '../ledger/tile-records.js';
 import type { ObjectStore } from '../store/object-store.js';
 
 export interface VerifyReport {
@@ -20,7 +21,7 @@ export async function verifyRun(ledger: Ledger, store: ObjectStore, runId: strin
   let markers = 0;
   const gaps: VerifyReport['gaps'][number][] = [];
   const marked = new Set<string>();
-  for await (const tile of ledger.listTiles(runId)) {
+  for await (const tile of listTiles(ledger, runId)) {
     if (tile.state !== 'DONE' || !tile.output) continue;
     markers += 1;
     marked.add(tile.output.key);

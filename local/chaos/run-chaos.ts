@@ -1,3 +1,4 @@
+import { listTiles } from '../../lib/ledger/tile-records.js';
 import type { TileRecord } from '../../lib/model/run.js';
 import { descendants, isAlive } from '../../lib/process/process-table.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
@@ -122,7 +123,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const run = await hub.ledger.getRun(runId);
 
     const records: TileRecord[] = [];
-    for await (const t of hub.ledger.listTiles(runId)) records.push(t);
+    for await (const t of listTiles(hub.ledger, runId)) records.push(t);
     const planned = await manifestTiles(hub.store, runId);
     const ids = new Set(records.map((t) => t.tileId));
     const everySubTileOneMarker =

@@ -1,3 +1,4 @@
+import { readUpToken } from '../server/up-token.js';
 import { CliError } from './cli-error.js';
 
 export const DEFAULT_PORT = 4747;
@@ -12,17 +13,36 @@ export async function callApi<T>(
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
+  options: { env?: NodeJS.ProcessEnv; stream?: { body: NodeJS.ReadableStream; bytes: number } } = {},
 ): Promise<T> {
-  // A POST always carries JSON: the API refuses state changes sent as anything else.
+  const session = await readUpToken(port, options.env);
+  if (!session) {
+    throw new CliError(
+      `no geohub up of yours answers on 127.0.0.1:${port} (it keeps its secret in a file only its user can read); start one with \`npx geohub up\``,
+    );
+  }
+  // A POST always carries JSON (or the file itself): the API refuses state changes sent as anything else.
   const payload = body ?? (method === 'POST' ? {} : undefined);
+  const headers: Record<string, string> = { authorization: `Bearer ${session.token}` };
+  let requestBody: RequestInit['body'];
+  if (options.stream) {
+    headers['content-type'] = 'application/octet-stream';
+    headers['content-length'] = String(options.stream.bytes);
+    requestBody = options.stream.body as unknown as RequestInit['body'];
+  } else if (payload !== undefined) {
+    headers['content-type'] = 'application/json';
+    requestBody = JSON.stringify(payload);
+  }
   let response: Response;
   try {
     response = await fetch(`http://127.0.0.1:${port}${path}`, {
       method,
-      headers: payload === undefined ? undefined : { 'content-type': 'application/json' },
-      body: payload === undefined ? undefined : JSON.stringify(payload),
-      signal: AbortSignal.timeout(30_000),
-    });
+      headers,
+      body: requestBody,
+      ...(options.stream ? { duplex: 'half' } : {}),
+      // An upload takes as long as its size; any other call is quick.
+      signal: options.stream ? undefined : AbortSignal.timeout(30_000),
+    } as RequestInit);
   } catch (error) {
     throw new CliError(`no geohub up answers on 127.0.0.1:${port}; start one with \`npx geohub up\``, 1, {
       cause: error,

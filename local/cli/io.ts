@@ -16,7 +16,8 @@ export function emit(io: CliIo, json: boolean | undefined, value: unknown, human
 
 export function intOption(min: number, max: number) {
   return (value: string): number => {
-    const n = Number(value);
+    // Digits only: Number() would take '' as 0, '0x10' as 16 and '1e1' as 10.
+    const n = /^[0-9]{1,9}$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
     }

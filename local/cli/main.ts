@@ -46,3 +46,5 @@ export async function main(
     return error instanceof CliError ? error.exitCode : 1;
   }
 }
+
+export { installCrashGuards } from './crash-guards.js';

@@ -1,18 +1,28 @@
 import { existsSync } from 'node:fs';
-import { access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { RunRecord } from '../../lib/model/run.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
+import { checkRoomForCopy } from './free-space.js';
+import { checkInputFile } from './input-file.js';
+import { readLocalJob } from './local-job.js';
+import { prepareOutputDir } from './output-dir.js';
 
 export interface RunJobOptions {
   readonly file: string;
   readonly out: string;
   readonly zoom?: number;
+  /** A job sidecar; default `<file>.job.json` when it exists. */
+  readonly job?: string;
+  /** Replace a previous run's outputs in `out` (refused otherwise). */
+  readonly replace?: boolean;
   readonly workers: number;
   /** Called with the run's record as it progresses (counters, status). */
   readonly onProgress?: (run: RunRecord) => void;
+  /** Called as the upload sends its parts. */
+  readonly onUpload?: (sentBytes: number, totalBytes: number) => void;
   /** Aborting (Ctrl-C) cancels the run cleanly, then resolves with its CANCELLED summary. */
   readonly signal?: AbortSignal;
   readonly onWorkerLog?: (line: string) => void;
@@ -41,12 +51,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const started = Date.now();
-  const file = resolve(options.file);
-  try {
-    await access(file, constants.R_OK);
-  } catch {
-    throw new CliError(`cannot read ${options.file}`);
-  }
+  // Everything the user gave is checked before anything starts.
+  const input = await checkInputFile(options.file);
+  const job = await readLocalJob(input.path, options.job, options.zoom);
+  const out = await prepareOutputDir(options.out, options.replace ?? false);
+  await checkRoomForCopy(options.file, input.bytes);
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
@@ -54,7 +63,20 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
   });
   try {
-    const upload = await hub.upload(file, options.zoom === undefined ? {} : { job: { zoom: options.zoom } });
+    const upload = await hub
+      .upload(input.path, {
+        ...(Object.keys(job).length === 0 ? {} : { job }),
+        onProgress: options.onUpload,
+        signal: options.signal,
+      })
+      .catch((error: unknown) => {
+        if (options.signal?.aborted) {
+          throw new CliError('cancelled during the upload: no run was started', 130, { cause: error });
+        }
+        throw new CliError(`the upload of ${options.file} failed: ${(error as Error).message}`, 1, {
+          cause: error,
+        });
+      });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
     if (upload.outcome === 'rejected') {
@@ -83,7 +105,8 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
     const status = run?.status ?? 'FAILED';
     const record = hub.executions.get(upload.executionArn);
     if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
-      await copyRunOutputs(hub.store, runId, options.out);
+      await out.clearPrevious();
+      await copyRunOutputs(hub.store, runId, out.path);
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
     return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason);
@@ -96,9 +119,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
 async function waitForClaims(ledger: import('../../lib/ledger/ledger.js').Ledger, runId: string) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    let claimed = 0;
-    for await (const t of ledger.listTiles(runId)) if (t.state === 'CLAIMED') claimed += 1;
-    if (claimed === 0) return;
+    if ((await countClaims(ledger, runId)) === 0) return;
     await sleep(200);
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { checkProgressTask } from '../../functions/check-progress.js';
 import { drainTask } from '../../functions/drain.js';
@@ -16,6 +17,7 @@ import type { Logger } from '../../lib/log/logger.js';
 import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
+import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { createS3Store } from '../../lib/store/s3-store.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
@@ -49,11 +51,32 @@ export interface LocalHub {
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
   upload(
     file: string,
-    options?: { name?: string; job?: Record<string, unknown> },
+    options?: {
+      name?: string;
+      job?: Record<string, unknown>;
+      onProgress?: (sentBytes: number, totalBytes: number) => void;
+      signal?: AbortSignal;
+    },
   ): Promise<StartRunOutcome & { key: string }>;
   redrive(runId?: string): ReturnType<typeof redrive>;
   reap(): ReturnType<typeof reapActiveRuns>;
   stop(): Promise<void>;
+}
+
+/**
+ * A key no other upload shares (two submits in one millisecond included), with the file's
+ * name kept readable but short enough for any store: long names keep their start and extension.
+ */
+export function incomingKey(name: string): string {
+  const safe = Buffer.byteLength(name) <= 100 ? name : shorten(name);
+  return `incoming/${Date.now()}-${randomBytes(6).toString('hex')}-${safe}`;
+}
+
+function shorten(name: string): string {
+  const ext = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? '';
+  let head = name.slice(0, name.length - ext.length);
+  while (Buffer.byteLength(head) > 90) head = head.slice(0, -1);
+  return `${head}${ext}`;
 }
 
 /**
@@ -122,11 +145,19 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       executions,
       pool,
       async upload(file, uploadOptions = {}) {
-        const name = uploadOptions.name ?? basename(file);
-        const key = `incoming/${Date.now()}-${name}`;
+        const key = incomingKey(uploadOptions.name ?? basename(file));
         const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
-        if (uploadOptions.job) await store.putText(`${key}.job.json`, JSON.stringify(uploadOptions.job));
-        await store.putFile(key, file);
+        try {
+          if (uploadOptions.job) await store.putText(`${key}.job.json`, JSON.stringify(uploadOptions.job));
+          // Multipart, part by part: any size, each part bounded and retried alone.
+          await uploadFileMultipart(clients.s3, config.bucket, key, file, {
+            onProgress: uploadOptions.onProgress,
+            signal: uploadOptions.signal,
+          });
+        } catch (error) {
+          outcomes.delete(encodeEventKey(key));
+          throw error;
+        }
         return { ...(await outcome), key };
       },
       redrive: (runId) => redrive({ ledger, queue, deadLetters, starter: executions }, runId),

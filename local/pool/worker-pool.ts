@@ -34,6 +34,8 @@ export interface WorkerPoolOptions {
 export interface WorkerPool {
   activity(): WorkerActivity[];
   pids(): number[];
+  /** The scratch directories of this pool's live workers. */
+  scratchDirs(): string[];
   /** Every worker PID this pool ever started (to prove, after a stop, that none survived). */
   startedPids(): number[];
   /** SIGTERM to every worker, up to `graceMs` for them to stop, then SIGKILL; no restarts. */
@@ -58,6 +60,7 @@ interface Slot {
  * worker leaves behind are killed too, as stopping a task kills every process in it.
  */
 const liveWorkers = new Set<ChildProcess>();
+const liveSlots = new Set<Slot>();
 let exitHook = false;
 
 export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
@@ -66,6 +69,11 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     // Last resort if this process exits without stopping its pools.
     process.once('exit', () => {
       for (const child of liveWorkers) child.kill('SIGKILL');
+      // The workers cannot clean up after a SIGKILL: their tools and scratch go here.
+      for (const s of liveSlots) {
+        for (const pgid of s.toolGroups) killGroupNow(pgid);
+        if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
+      }
     });
   }
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
@@ -91,9 +99,13 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       },
       // The IPC channel lets the worker notice when this process dies (see worker/main.ts).
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // A group of its own, as a task is: a terminal's Ctrl-C reaches the CLI, which cancels the
+      // run so the worker stops its tool as on a cancel, not the worker directly.
+      detached: true,
     });
     s.child = child;
     liveWorkers.add(child);
+    liveSlots.add(s);
     if (child.pid !== undefined) started.push(child.pid);
     createInterface({ input: child.stderr! }).on('line', (line) => {
       let parsed: Record<string, unknown> | undefined;
@@ -121,6 +133,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         s.toolGroups.clear();
         if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
         s.child = undefined;
+        liveSlots.delete(s);
         options.onExit?.(s.slot, code, signal);
         resolve();
         if (!stopping && options.restart !== false) {
@@ -146,6 +159,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         })),
     pids: () => slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : [])),
     startedPids: () => [...started],
+    scratchDirs: () => slots.flatMap((s) => (s.child && s.scratch ? [s.scratch] : [])),
     async stop(graceMs = 15_000) {
       stopping = true;
       const running = slots.filter((s) => s.child);

@@ -1,10 +1,18 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { cancelRun } from '../../lib/coordination/cancel-run.js';
+import { countClaims, listTiles } from '../../lib/ledger/tile-records.js';
 import { runIdSchema } from '../../lib/model/ids.js';
+import { tileParamsSchema } from '../../lib/split/job-params.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { LocalHub } from '../hub/local-hub.js';
+import type { RequestGate } from './auth.js';
 import { findDebris } from './debris.js';
 import { createRunTilesReader } from './page/run-tiles.js';
 import { runTilesGeoJson } from './page/tile-geojson.js';
@@ -18,8 +26,20 @@ export interface ApiServer {
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-const submitSchema = z
-  .object({ path: z.string().min(1).max(4096), zoom: z.number().int().min(0).max(22).optional() })
+const uploadSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .max(1024)
+      .regex(/^[^/\0]+$/, 'a file name, not a path'),
+    zoom: z
+      .string()
+      .regex(/^[0-9]{1,2}$/, 'a whole number')
+      .transform(Number)
+      .pipe(tileParamsSchema.shape.zoom.unwrap())
+      .optional(),
+  })
   .strict();
 const redriveSchema = z.object({ runId: runIdSchema.optional() }).strict();
 const MAX_BODY = 64 * 1024;
@@ -60,14 +80,44 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return r.data;
 }
 
+/** A run id from a route, checked before any lookup (length included). */
+function runIdOf(m: RegExpMatchArray): string {
+  const r = runIdSchema.safeParse(m[1]);
+  if (!r.success) throw new HttpError(400, 'not a run id: a run id is 8 to 64 of [0-9a-z-]');
+  return r.data;
+}
+
+/**
+ * The request body is the file itself, streamed by `geohub submit` (running as the user who
+ * can read it): the server never opens a path it is sent. It lands in a private temporary
+ * directory, goes to the bucket by multipart upload, and is removed.
+ */
+async function receiveUpload(hub: LocalHub, req: IncomingMessage, url: URL) {
+  const { name, zoom } = parse(uploadSchema, Object.fromEntries(url.searchParams));
+  const dir = await mkdtemp(join(tmpdir(), 'geohub-up-upload-'));
+  try {
+    const file = join(dir, 'source');
+    await pipeline(req, createWriteStream(file, { mode: 0o600 }));
+    return await hub.upload(file, { name, ...(zoom === undefined ? {} : { job: { zoom } }) });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * The JSON API of `geohub up`, on loopback only: what the CLI's submit/status/cancel/
- * redrive/verify commands and the run-control page talk to.
+ * redrive/verify commands and the run-control page talk to. Every request passes `gate`
+ * (the per-start secret, local/server/auth.ts) before any route or page asset.
  */
-export async function startApiServer(hub: LocalHub, port: number, page?: PageHandler): Promise<ApiServer> {
+export async function startApiServer(
+  hub: LocalHub,
+  port: number,
+  page?: PageHandler,
+  gate: (actualPort: number) => RequestGate = () => () => true,
+): Promise<ApiServer> {
   const runView = async (runId: string) => {
     const run = await hub.ledger.getRun(runId);
-    if (!run) throw new HttpError(404, `no run ${runId}`);
+    if (!run) throw new HttpError(404, `no such run: ${runId}`);
     const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
     return {
       ...run,
@@ -87,42 +137,41 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
   // The run-control page's map: manifest sub-tiles merged with ledger states, bounded.
   const runTiles = createRunTilesReader(hub.store, hub.ledger);
   const mapOf = async (runId: string) => {
-    if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no run ${runId}`);
+    if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
     return runTiles.read(runId);
   };
 
-  const routes: [string, RegExp, (m: RegExpMatchArray, req: IncomingMessage) => Promise<unknown>][] = [
+  const routes: [
+    string,
+    RegExp,
+    (m: RegExpMatchArray, req: IncomingMessage, url: URL) => Promise<unknown>,
+  ][] = [
     [
       'GET',
       /^\/api\/runs$/,
       async () => Promise.all((await hub.ledger.listRuns(100)).map((r) => runView(r.runId))),
     ],
-    ['GET', /^\/api\/runs\/([0-9a-z-]+)$/, async (m) => runView(m[1]!)],
+    ['GET', /^\/api\/runs\/([^/]+)$/, async (m) => runView(runIdOf(m))],
     [
       'GET',
-      /^\/api\/runs\/([0-9a-z-]+)\/tiles$/,
+      /^\/api\/runs\/([^/]+)\/tiles$/,
       async (m) => {
+        const runId = runIdOf(m);
+        if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
         const tiles = [];
-        for await (const t of hub.ledger.listTiles(m[1]!)) tiles.push(t);
+        for await (const t of listTiles(hub.ledger, runId)) tiles.push(t);
         return tiles;
       },
     ],
-    ['GET', /^\/api\/runs\/([0-9a-z-]+)\/tiles\.geojson$/, async (m) => runTilesGeoJson(await mapOf(m[1]!))],
-    ['GET', /^\/api\/runs\/([0-9a-z-]+)\/tile-states$/, async (m) => runTileStates(await mapOf(m[1]!))],
+    ['GET', /^\/api\/runs\/([^/]+)\/tiles\.geojson$/, async (m) => runTilesGeoJson(await mapOf(runIdOf(m)))],
+    ['GET', /^\/api\/runs\/([^/]+)\/tile-states$/, async (m) => runTileStates(await mapOf(runIdOf(m)))],
+    ['POST', /^\/api\/uploads$/, async (_m, req, url) => receiveUpload(hub, req, url)],
     [
       'POST',
-      /^\/api\/runs$/,
-      async (_m, req) => {
-        const { path, zoom } = parse(submitSchema, await body(req));
-        return hub.upload(path, zoom === undefined ? {} : { job: { zoom } });
-      },
-    ],
-    [
-      'POST',
-      /^\/api\/runs\/([0-9a-z-]+)\/cancel$/,
+      /^\/api\/runs\/([^/]+)\/cancel$/,
       async (m) => {
-        const run = await hub.ledger.getRun(m[1]!);
-        if (!run) throw new HttpError(404, `no run ${m[1]}`);
+        const run = await hub.ledger.getRun(runIdOf(m));
+        if (!run) throw new HttpError(404, `no such run: ${m[1]}`);
         const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
         // As the console's Stop button; without a running execution, cancel the run directly.
         if (execution?.status === 'RUNNING') await hub.executions.stop(execution.executionArn);
@@ -133,12 +182,14 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
     ['POST', /^\/api\/redrive$/, async (_m, req) => hub.redrive(parse(redriveSchema, await body(req)).runId)],
     [
       'GET',
-      /^\/api\/runs\/([0-9a-z-]+)\/verify$/,
+      /^\/api\/runs\/([^/]+)\/verify$/,
       async (m) => {
-        const report = await verifyRun(hub.ledger, hub.store, m[1]!);
-        let claims = 0;
-        for await (const t of hub.ledger.listTiles(m[1]!)) if (t.state === 'CLAIMED') claims += 1;
-        const debris = findDebris(hub.pool.pids());
+        const runId = runIdOf(m);
+        if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
+        const report = await verifyRun(hub.ledger, hub.store, runId);
+        const claims = await countClaims(hub.ledger, runId);
+        // This hub's workers' scratch only: another stack's leftovers are not this run's.
+        const debris = findDebris(hub.pool.pids(), hub.pool.scratchDirs(), process.pid);
         return {
           ...report,
           claimsHeld: claims,
@@ -156,15 +207,23 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
   ];
 
   let origin = '';
+  let allowed: RequestGate = () => false;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     // Loopback is not a boundary a browser respects: refuse requests addressed to another
     // host name (DNS rebinding) and state changes a web page could send as a plain form post.
     const host = req.headers.host ?? '';
     const sameHost = host === origin || host === origin.replace('127.0.0.1', 'localhost');
-    const jsonPost =
-      req.method !== 'POST' || (req.headers['content-type'] ?? '').startsWith('application/json');
-    if (!sameHost || !jsonPost) {
+    if (!sameHost) {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'forbidden' }));
+      return;
+    }
+    // One gate for everything this server answers, routes added later included.
+    if (!allowed(req, res)) return;
+    const type = req.headers['content-type'] ?? '';
+    const upload = url.pathname === '/api/uploads' && type === 'application/octet-stream';
+    const jsonPost = req.method !== 'POST' || type.startsWith('application/json') || upload;
+    if (!jsonPost) {
       res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'forbidden' }));
       return;
     }
@@ -174,7 +233,7 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
       return;
     }
-    route[2](url.pathname.match(route[1])!, req)
+    route[2](url.pathname.match(route[1])!, req, url)
       .then((value) => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       })
@@ -191,6 +250,7 @@ export async function startApiServer(hub: LocalHub, port: number, page?: PageHan
   });
   const address = server.address() as AddressInfo;
   origin = `127.0.0.1:${address.port}`;
+  allowed = gate(address.port);
   return {
     url: `http://127.0.0.1:${address.port}`,
     server,

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFiles } from '../../lib/fs/find-files.js';
@@ -16,16 +16,45 @@ export interface Debris {
  * scratch directories, and tool processes whose worker is gone (their parent is no longer
  * a geohub worker).
  */
-export function findDebris(workerPids: readonly number[]): Debris {
-  const scratch = readdirSync(tmpdir())
-    .filter((d) => d.startsWith('geohub-pool-'))
-    .map((d) => join(tmpdir(), d));
+export function findDebris(
+  workerPids: readonly number[],
+  scratchDirs?: readonly string[],
+  /** Only tools started by the pool in this process (their worker id ends with its pid). */
+  ownerPid?: number,
+): Debris {
+  const scratch =
+    scratchDirs ??
+    readdirSync(tmpdir())
+      .filter((d) => d.startsWith('geohub-pool-'))
+      .map((d) => join(tmpdir(), d));
   const table = processTable();
   const live = new Set(workerPids);
   const orphans = table
     .filter(
       (p) => /^(gdal|ogr2ogr|pdal|geohub-pointclo)/.test(p.command) && p.state !== 'Z' && !live.has(p.ppid),
     )
+    .filter((p) => ownerPid === undefined || workerIdOf(p.pid)?.endsWith(`-${ownerPid}`))
     .map((p) => ({ pid: p.pid, command: p.args.slice(0, 200), ageSeconds: Math.round(p.ageSeconds) }));
-  return { parts: scratch.flatMap((d) => findFiles(d, (n) => n.endsWith(PART_SUFFIX))), orphans };
+  return { parts: scratch.flatMap((d) => safeFind(d)), orphans };
+}
+
+/** A scratch directory may vanish while we look (its worker exited): that is no debris. */
+function safeFind(dir: string): string[] {
+  try {
+    return findFiles(dir, (n) => n.endsWith(PART_SUFFIX));
+  } catch {
+    return [];
+  }
+}
+
+/** The worker id a tool inherited from its worker; undefined if unreadable (another user's). */
+function workerIdOf(pid: number): string | undefined {
+  try {
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((e) => e.startsWith('GEOHUB_WORKER_ID='));
+    return entry?.slice('GEOHUB_WORKER_ID='.length);
+  } catch {
+    return undefined;
+  }
 }

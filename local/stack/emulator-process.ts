@@ -18,12 +18,19 @@ const START_TIMEOUT_MS = 60_000;
 export async function startEmulator(
   kind: EmulatorKind,
   dataDir: string,
+  env: Readonly<Record<string, string>>,
   onMessage: (message: EmulatorMessage) => void = () => {},
 ): Promise<EmulatorProcess> {
   const entry = siblingModule(import.meta.url, './emulator-main.js');
   // s3rver's ListObjectsV2 continuation tokens use DES, which OpenSSL 3 keeps in its legacy provider.
   const args = ['--openssl-legacy-provider', ...nodeEntry(entry), kind, dataDir];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env: { ...process.env, ...env },
+    // A group of its own: a terminal's Ctrl-C goes to the CLI's group only, and the CLI stops
+    // its emulators after the run is cancelled (docs/architecture.md, "Ctrl-C").
+    detached: true,
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4_000);

@@ -6,3 +6,9 @@ export type EmulatorMessage =
 
 export const EMULATOR_KINDS = ['dynamodb', 's3rver', 'sqs'] as const;
 export type EmulatorKind = (typeof EMULATOR_KINDS)[number];
+
+/** One running emulator, inside its child process. */
+export interface StartedEmulator {
+  readonly port: number;
+  stop(): Promise<void>;
+}

@@ -5,6 +5,7 @@ import { createAwsClients } from '../../lib/aws/clients.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
 import { type EmulatorProcess, startEmulator } from './emulator-process.js';
 import type { EmulatorKind, EmulatorMessage } from './emulator-protocol.js';
+import { CREDENTIAL_ENV, newLocalCredentials } from './local-credentials.js';
 import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
 
@@ -30,6 +31,7 @@ export interface StartOptions {
 }
 
 const live = new Set<EmulatorProcess>();
+const liveDirs = new Set<string>();
 let exitHookInstalled = false;
 
 // Last line of defence: whatever way this process exits, its emulators go with it.
@@ -44,6 +46,7 @@ function installExitHook(): void {
         // already gone
       }
     }
+    for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
   });
 }
 
@@ -54,13 +57,21 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     options.resources ??
     readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
   const dataDir = mkdtempSync(join(tmpdir(), 'geohub-s3-'));
+  liveDirs.add(dataDir);
+  const credentials = newLocalCredentials();
+  const credentialEnv = {
+    [CREDENTIAL_ENV.accessKeyId]: credentials.accessKeyId,
+    [CREDENTIAL_ENV.secretAccessKey]: credentials.secretAccessKey,
+  };
   const listeners: ((record: unknown) => void)[] = [];
   const onMessage = (message: EmulatorMessage) => {
     if (message.type === 's3-event') for (const listener of listeners) listener(message.record);
   };
 
   const kinds: EmulatorKind[] = ['dynamodb', 's3rver', 'sqs'];
-  const started = await Promise.allSettled(kinds.map((kind) => startEmulator(kind, dataDir, onMessage)));
+  const started = await Promise.allSettled(
+    kinds.map((kind) => startEmulator(kind, dataDir, credentialEnv, onMessage)),
+  );
   const emulators = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   for (const emulator of emulators) live.add(emulator);
 
@@ -71,6 +82,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     await Promise.all(emulators.map((e) => e.stop()));
     for (const emulator of emulators) live.delete(emulator);
     rmSync(dataDir, { recursive: true, force: true });
+    liveDirs.delete(dataDir);
   };
 
   try {
@@ -82,6 +94,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       GEOHUB_ENDPOINT_DYNAMODB: endpoint('dynamodb'),
       GEOHUB_ENDPOINT_S3: endpoint('s3rver'),
       GEOHUB_ENDPOINT_SQS: endpoint('sqs'),
+      ...credentialEnv,
     };
     const bootstrap = createAwsClients(
       loadConfig({

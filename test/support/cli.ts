@@ -15,14 +15,17 @@ export interface CliResult {
 export function startCli(
   args: readonly string[],
   env: Record<string, string> = {},
+  options: { detached?: boolean; cwd?: string } = {},
 ): {
   child: ChildProcess;
   done: Promise<CliResult>;
 } {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // In a process group of its own, as a terminal's foreground job: `kill -INT -- -pid` is Ctrl-C.
+    detached: options.detached ?? false,
   });
   let stdout = '';
   let stderr = '';
@@ -38,6 +41,12 @@ export function startCli(
   return { child, done };
 }
 
-export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return startCli(args, env).done;
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string } = {},
+): Promise<CliResult> {
+  return startCli(args, env, options).done;
 }
+
+export const GEOHUB_BIN = BIN;

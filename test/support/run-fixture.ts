@@ -5,9 +5,10 @@ import type { AwsClients } from '../../lib/aws/clients.js';
 import type { Config } from '../../lib/config/config.js';
 import { createDynamoLedger } from '../../lib/ledger/dynamodb-ledger.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
+import { listTiles } from '../../lib/ledger/tile-records.js';
 import { tileIdFor } from '../../lib/model/ids.js';
 import { serializeTileMessage } from '../../lib/model/message.js';
-import type { OperationName } from '../../lib/model/run.js';
+import type { OperationName, TileRecord } from '../../lib/model/run.js';
 import type { TileTask } from '../../lib/model/tile.js';
 import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
@@ -105,10 +106,7 @@ export async function enqueueTiles(
 
 /** Every sub-tile record of a run, by id. */
 export async function tileStates(ledger: Ledger, runId: string) {
-  const out = new Map<
-    string,
-    Awaited<ReturnType<Ledger['getTiles']>> extends Map<string, infer T> ? T : never
-  >();
-  for await (const t of ledger.listTiles(runId)) out.set(t.tileId, t);
+  const out = new Map<string, TileRecord>();
+  for await (const t of listTiles(ledger, runId)) out.set(t.tileId, t);
   return out;
 }

@@ -1,7 +1,10 @@
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { RedriveReport } from '../../../lib/coordination/redrive.js';
 import type { RunRecord } from '../../../lib/model/run.js';
 import { callApi, portOf } from '../api-client.js';
+import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
 
 type RunView = RunRecord & { execution?: { status: string; state?: string; error?: string } };
@@ -25,15 +28,18 @@ export function registerControl(program: Command, io: CliIo): void {
       .option('--zoom <z>', 'XYZ zoom level', intOption(0, 22))
       .option('--json', 'print one JSON object on stdout'),
   ).action(async (file: string, opts: { zoom?: number; port?: number; json?: boolean }) => {
-    const { resolve } = await import('node:path');
+    // The file is read here, as the user, and streamed: the server opens no path it is sent.
+    const input = await checkInputFile(file);
+    const query = new URLSearchParams({
+      name: basename(input.path),
+      ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
+    });
     const r = await callApi<{ outcome: string; runId?: string; reason?: string }>(
       port(opts),
       'POST',
-      '/api/runs',
-      {
-        path: resolve(file),
-        ...(opts.zoom === undefined ? {} : { zoom: opts.zoom }),
-      },
+      `/api/uploads?${query}`,
+      undefined,
+      { env: io.env, stream: { body: createReadStream(input.path), bytes: input.bytes } },
     );
     emit(io, opts.json, r, () => `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`);
     if (r.outcome === 'rejected' || r.outcome === 'ignored') io.exitCode = 1;

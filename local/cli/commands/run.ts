@@ -3,8 +3,18 @@ import type { Command } from 'commander';
 import { type CliIo, emit, intOption } from '../io.js';
 import { createProgress } from '../progress.js';
 import { runJob } from '../run-job.js';
+import { createUploadProgress } from '../upload-progress.js';
 
 export const EXIT_CANCELLED = 130;
+
+interface RunOptions {
+  out: string;
+  zoom?: number;
+  job?: string;
+  replace?: boolean;
+  workers: number;
+  json?: boolean;
+}
 
 export function registerRun(program: Command, io: CliIo): void {
   program
@@ -15,13 +25,18 @@ export function registerRun(program: Command, io: CliIo): void {
     .argument('<file>', 'a raster (GeoTIFF/COG) or a point cloud (LAS/LAZ/COPC)')
     .requiredOption(
       '--out <dir>',
-      'where to copy the tiles (z/x/y.tif), the mosaic VRT and the STAC collection',
+      'where to copy the tiles (z/x/y.tif), the mosaic VRT and the STAC collection (created if missing; must be empty)',
     )
     .option(
       '--zoom <z>',
       'XYZ zoom level (default: the one closest to the source resolution)',
       intOption(0, 22),
     )
+    .option(
+      '--job <file>',
+      'job sidecar {"operation","zoom","resampling"} (default: <file>.job.json if present)',
+    )
+    .option('--replace', "replace a previous run's outputs in --out")
     .option(
       '--workers <n>',
       'worker processes (default: one per core of this machine)',
@@ -30,24 +45,37 @@ export function registerRun(program: Command, io: CliIo): void {
       Math.min(32, availableParallelism()),
     )
     .option('--json', 'print one JSON summary on stdout')
-    .action(async (file: string, opts: { out: string; zoom?: number; workers: number; json?: boolean }) => {
+    .action(async (file: string, opts: RunOptions) => {
       const verbose = Boolean(program.opts().verbose);
       const controller = new AbortController();
+      const progress = createProgress(io.stderr);
+      const upload = createUploadProgress(io.stderr);
+      // One line for a cancel, finished when the run has ended: progress stops printing first.
       const cancel = () => {
-        if (!controller.signal.aborted) io.stderr.write('\ncancelling the run cleanly…\n');
+        if (controller.signal.aborted) return;
+        upload.stop();
+        progress.stop();
+        io.stderr.write('geohub run: cancelling the run cleanly… ');
         controller.abort();
       };
       process.on('SIGINT', cancel);
       process.on('SIGTERM', cancel);
-      const progress = createProgress(io.stderr);
       try {
         const summary = await runJob({
           file,
           out: opts.out,
           zoom: opts.zoom,
+          job: opts.job,
+          replace: opts.replace,
           workers: opts.workers,
           signal: controller.signal,
-          onProgress: (run) => progress.update(run),
+          onUpload: (sent, total) => {
+            if (!controller.signal.aborted) upload.update(sent, total);
+            if (sent === total) upload.stop();
+          },
+          onProgress: (run) => {
+            if (!controller.signal.aborted) progress.update(run);
+          },
           onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
         });
         progress.stop();
@@ -62,13 +90,23 @@ export function registerRun(program: Command, io: CliIo): void {
           if (summary.outputs.stac) lines.push(`stac: ${summary.outputs.stac}`);
           return lines.join('\n');
         });
-        io.exitCode = summary.status === 'SUCCEEDED' ? 0 : controller.signal.aborted ? EXIT_CANCELLED : 1;
-        if (summary.status !== 'SUCCEEDED' && !opts.json) {
+        const cancelled = controller.signal.aborted;
+        io.exitCode = summary.status === 'SUCCEEDED' ? 0 : cancelled ? EXIT_CANCELLED : 1;
+        if (cancelled) {
+          io.stderr.write(
+            `the run ${summary.status.toLowerCase()} (${summary.tiles.done}/${summary.tiles.total} sub-tiles done)\n`,
+          );
+        } else if (summary.status !== 'SUCCEEDED' && !opts.json) {
           io.stderr.write(
             `geohub run: the run ${summary.status.toLowerCase()}${summary.reason ? `: ${summary.reason}` : ''}\n`,
           );
         }
+      } catch (error) {
+        // The cancel line is open: finish it with the reason.
+        if (controller.signal.aborted) io.stderr.write('\n');
+        throw error;
       } finally {
+        upload.stop();
         progress.stop();
         process.off('SIGINT', cancel);
         process.off('SIGTERM', cancel);

@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../../lib/log/logger.js';
-import { startLocalHub } from '../../hub/local-hub.js';
+import { type LocalHub, startLocalHub } from '../../hub/local-hub.js';
 import { startApiServer } from '../../server/api-server.js';
+import { tokenGate } from '../../server/auth.js';
 import { servePage } from '../../server/page.js';
+import { newUpSecret, tokenFile, writeUpToken } from '../../server/up-token.js';
 import { DEFAULT_PORT } from '../api-client.js';
 import { type CliIo, emit, intOption } from '../io.js';
+import { EXIT_CANCELLED } from './run.js';
 
 export function registerUp(program: Command, io: CliIo): void {
   program
@@ -16,35 +19,63 @@ export function registerUp(program: Command, io: CliIo): void {
     .action(async (opts: { port: number; workers: number; json?: boolean }) => {
       const verbose = Boolean(program.opts().verbose);
       const log = createLogger({ component: 'geohub-up' });
+      // Listen for Ctrl-C from the start: the stand-ins and workers are in groups of their own,
+      // so a terminal's SIGINT reaches only this process, which stops them in order.
+      let signalled: NodeJS.Signals | undefined;
+      let wake = () => {};
+      const onSignal = (signal: NodeJS.Signals) => {
+        signalled ??= signal;
+        wake();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       const hub = await startLocalHub({
         workers: opts.workers,
         log,
         onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
       });
+      const secret = newUpSecret();
       let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
+      let removeToken = async () => {};
       try {
-        api = await startApiServer(hub, opts.port, servePage(hub));
-      } catch (error) {
-        await hub.stop();
-        throw error;
+        api = await startApiServer(hub, opts.port, servePage(hub), (port) => tokenGate(secret, port));
+        const port = Number(new URL(api.url).port);
+        removeToken = await writeUpToken(port, { url: api.url, token: secret, pid: process.pid });
+        const pageUrl = `${api.url}/?token=${secret}`;
+        emit(
+          io,
+          opts.json,
+          { url: api.url, pageUrl, tokenFile: tokenFile(port), pid: process.pid, workers: hub.pool.pids() },
+          () =>
+            [
+              `geohub up: ${api!.url} (API and run-control page), ${opts.workers} workers`,
+              `open the page (this URL logs you in once): ${pageUrl}`,
+              'Ctrl-C stops everything.',
+            ].join('\n'),
+        );
+        if (!signalled) await new Promise<void>((resolve) => (wake = resolve));
+      } finally {
+        await removeToken();
+        await api?.close();
       }
-      emit(
-        io,
-        opts.json,
-        { url: api.url, pid: process.pid, workers: hub.pool.pids(), stack: hub.stack.env },
-        () =>
-          [
-            `geohub up: ${api.url} (run-control page and API), ${opts.workers} workers`,
-            'Ctrl-C stops everything.',
-          ].join('\n'),
-      );
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+      // Running runs are cancelled first (as the console's Stop button would), so the workers
+      // stop their tools on the cancel; then everything stops. One line says what happened.
+      const cancelled = await cancelRunningRuns(hub).finally(async () => {
+        await hub.stop();
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
       });
-      io.stderr.write('geohub up: stopping (running executions are stopped, workers finish cleanly)…\n');
-      await api.close();
-      await hub.stop();
+      io.stderr.write(
+        `geohub up: stopped${cancelled.length ? `; cancelled ${cancelled.map((r) => `${r.runId} (${r.status})`).join(', ')}` : ''}\n`,
+      );
+      io.exitCode = signalled === 'SIGINT' ? EXIT_CANCELLED : 0;
     });
+}
+
+async function cancelRunningRuns(hub: LocalHub): Promise<{ runId: string; status: string }[]> {
+  const running = (await hub.ledger.listRuns(1_000)).filter((r) => r.status === 'RUNNING');
+  await hub.executions.stopAll();
+  return Promise.all(
+    running.map(async (r) => ({ runId: r.runId, status: (await hub.ledger.getRun(r.runId))?.status ?? '?' })),
+  );
 }

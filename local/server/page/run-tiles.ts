@@ -1,5 +1,8 @@
+import { groupMetatiles } from '../../../lib/enqueue/pack-messages.js';
 import type { Ledger } from '../../../lib/ledger/ledger.js';
+import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileState } from '../../../lib/model/run.js';
+import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 import { type ManifestTiles, readManifestTiles } from './manifest-tiles.js';
 
@@ -8,10 +11,10 @@ export const MAP_TILE_CAP = 20_000;
 /** Manifests kept in memory (they never change once written): the runs an operator looks at. */
 const CACHED_MANIFESTS = 8;
 /**
- * Ledger records read by the run's Query before giving up on it for batched reads of the shown
+ * Metatile records read by the run's Query before giving up on it for batched reads of the shown
  * tiles: a Query is far cheaper per record, but a million-tile run has a million records.
  */
-const QUERY_BUDGET = 3 * MAP_TILE_CAP;
+const QUERY_BUDGET = MAP_TILE_CAP / 4;
 /** Batched reads in flight at once (each of up to 100 keys per call, in the ledger). */
 const PARALLEL_READS = 4;
 
@@ -29,32 +32,35 @@ export interface RunTilesReader {
 }
 
 /**
- * The ledger states of these sub-tiles. Only touched sub-tiles have a record, so the run's Query
+ * The ledger states of these sub-tiles. Only touched metatiles have a record, so the run's Query
  * is tried first (cheap while a run is young or small); past QUERY_BUDGET records it is dropped
- * for batched reads of exactly these ids. Either way the cost is bounded by the cap, not the run.
+ * for batched reads of the metatiles of exactly these tiles (grouped as the enqueue groups them).
+ * Either way the cost is bounded by the cap, not the run.
  */
 async function statesOf(
   ledger: Ledger,
   runId: string,
-  ids: readonly string[],
+  tiles: readonly TileTask[],
 ): Promise<Map<string, TileState>> {
-  const wanted = new Set(ids);
+  const wanted = new Set(tiles.map((t) => t.id));
   const states = new Map<string, TileState>();
   let read = 0;
-  for await (const record of ledger.listTiles(runId)) {
-    if (wanted.has(record.tileId)) states.set(record.tileId, record.state);
+  for await (const record of ledger.listMetatiles(runId)) {
+    for (const tile of record.tiles) if (wanted.has(tile.id)) states.set(tile.id, record.state);
     read += 1;
     if (read > QUERY_BUDGET) break;
   }
   if (read <= QUERY_BUDGET) return states;
   states.clear();
+  const ids = groupMetatiles(tiles, MAX_TILES_PER_MESSAGE).map((m) => m.id);
   const slice = Math.ceil(ids.length / PARALLEL_READS);
   const parts = await Promise.all(
     Array.from({ length: PARALLEL_READS }, (_, i) =>
-      ledger.getTiles(runId, ids.slice(i * slice, (i + 1) * slice)),
+      ledger.getMetatiles(runId, ids.slice(i * slice, (i + 1) * slice)),
     ),
   );
-  for (const part of parts) for (const [id, record] of part) states.set(id, record.state);
+  for (const part of parts)
+    for (const record of part.values()) for (const tile of record.tiles) states.set(tile.id, record.state);
   return states;
 }
 
@@ -94,11 +100,7 @@ export function createRunTilesReader(store: ObjectStore, ledger: Ledger, cap = M
         };
       }
       const truncated = manifest.total > manifest.tiles.length;
-      const states = await statesOf(
-        ledger,
-        runId,
-        manifest.tiles.map((t) => t.id),
-      );
+      const states = await statesOf(ledger, runId, manifest.tiles);
       return {
         runId,
         ...manifest,

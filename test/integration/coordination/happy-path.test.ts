@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { encodeEventKey } from '../../../lib/trigger/s3-event.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
@@ -74,7 +75,7 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     expect(run?.counters.done).toBe(run?.counters.total);
     const out = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
     let withData = 0;
-    for await (const tile of hub.ledger.listTiles(started.runId)) {
+    for await (const tile of listTiles(hub.ledger, started.runId)) {
       const local = join(out, `${tile.tileId}.tif`);
       await hub.store.download(tile.output!.key, local);
       const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', local], { encoding: 'utf8' }));

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { findFiles } from '../../support/find-files.js';
@@ -53,7 +54,7 @@ describe('run control on the local stack', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(2_000 + 1_000);
     expect(
       await waitUntil(async () => {
-        for await (const t of hub.ledger.listTiles(started.runId)) if (t.state === 'CLAIMED') return false;
+        for await (const t of listTiles(hub.ledger, started.runId)) if (t.state === 'CLAIMED') return false;
         return true;
       }, 10_000),
     ).toBe(true);
@@ -101,7 +102,7 @@ describe('run control on the local stack', () => {
     expect(stalled?.reason).toMatch(/unaccounted \(dead-lettered\)/);
     expect((await hub.deadLetters.depth()).visible).toBeGreaterThan(0);
     let victim: { tileId: string; attempts: number; error?: { class: string } } | undefined;
-    for await (const t of hub.ledger.listTiles(started.runId)) {
+    for await (const t of listTiles(hub.ledger, started.runId)) {
       if (t.x === 146 && t.y === 219 && t.state !== 'DONE')
         victim = { tileId: t.tileId, attempts: t.attempts, error: t.error };
     }

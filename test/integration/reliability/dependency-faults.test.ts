@@ -42,7 +42,7 @@ describe('faults in the dependencies: back off, no marker without an object, rec
     writeFileSync(flag, '');
     const worker = spawnWorker(env, { ...fixture.env, GEOHUB_FAULT: `fail-upload:tiles/:${flag}` });
     workers.push(worker);
-    await worker.waitForLog((l) => l.msg === 'sub-tile failed; will be retried');
+    await worker.waitForLog((l) => l.msg === 'metatile failed; will be retried');
     // No marker may exist while every upload fails.
     expect(
       [...(await tileStates(fixture.ledger, run.runId)).values()].filter((t) => t.state === 'DONE'),
@@ -66,7 +66,7 @@ describe('faults in the dependencies: back off, no marker without an object, rec
       GEOHUB_IDLE_EXIT_MS: '8000',
     });
     workers.push(worker);
-    await worker.waitForLog((l) => l.msg === 'sub-tile done');
+    await worker.waitForLog((l) => l.msg === 'metatile done');
     proxy.setMode('blackhole');
     await new Promise((r) => setTimeout(r, 3_000));
     // During the outage: whatever is marked has its object.

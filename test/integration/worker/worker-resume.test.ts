@@ -26,7 +26,7 @@ describe('spot-safe checkpoints', () => {
     const first = spawnWorker(env, fixture.env);
     workers.push(first);
     let done = 0;
-    await first.waitForLog((l) => l.msg === 'sub-tile done' && ++done === 4);
+    await first.waitForLog((l) => l.msg === 'metatile done' && ++done === 4);
     first.child.kill('SIGTERM');
     expect((await first.exited).code).toBe(75);
     const marked = [...(await tileStates(fixture.ledger, run.runId)).values()].filter(

@@ -101,7 +101,7 @@ describe('npm run package (offline, no credentials)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // ten bundles imported by a cold node process: slow on a loaded machine, not a performance check
 
   it('leaves no Serverless variable unresolved and no account id baked in', () => {
     const text = JSON.stringify(template);

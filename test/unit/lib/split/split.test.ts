@@ -10,8 +10,8 @@ import {
   RunConflictError,
 } from '../../../../lib/split/errors.js';
 import { split } from '../../../../lib/split/split.js';
+import { createMemoryLedger } from '../../../support/memory-ledger.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
-import { createMemoryLedger } from './memory-ledger.js';
 
 const BUCKET = 'geohub-data';
 const file = (path: string) => new Uint8Array(readFileSync(new URL(`../../../../${path}`, import.meta.url)));
@@ -53,7 +53,7 @@ describe('split', () => {
     expect(seen.size).toBe(result.total);
     expect(JSON.parse(await store.getText(manifestIndexKey(runId)))).toEqual(result.manifest);
 
-    const run = ledger.runs.get(runId)!;
+    const run = (await ledger.getRun(runId))!;
     expect(run).toMatchObject({
       status: 'RUNNING',
       operation: 'raster-xyz',
@@ -116,6 +116,6 @@ describe('split', () => {
     await expect(split({ source: sourceOf('in/a.tif'), params: {} }, { store, ledger })).rejects.toThrow(
       UnrecognisedFormatError,
     );
-    expect(ledger.runs.size).toBe(0);
+    expect(await ledger.listRuns()).toEqual([]);
   });
 });

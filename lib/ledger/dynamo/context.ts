@@ -1,0 +1,25 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_RETRY, type RetryPolicy, withRetry } from './retry.js';
+
+/** What every ledger operation needs: the client, the table, the clock and the retry policy. */
+export interface LedgerContext {
+  readonly db: DynamoDBDocumentClient;
+  readonly table: string;
+  readonly now: () => number;
+  /** Runs one request with the bounded retry of transient failures. */
+  retrying<T>(op: () => Promise<T>): Promise<T>;
+}
+
+export interface DynamoLedgerOptions {
+  readonly now?: () => number;
+  readonly retry?: RetryPolicy;
+}
+
+export function ledgerContext(
+  db: DynamoDBDocumentClient,
+  table: string,
+  options: DynamoLedgerOptions = {},
+): LedgerContext {
+  const policy = options.retry ?? DEFAULT_RETRY;
+  return { db, table, now: options.now ?? Date.now, retrying: (op) => withRetry(op, policy) };
+}

@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import type { StartedEmulator } from './emulator-protocol.js';
+import { answersAsDynamoDb } from './service-probe.js';
+
+const require = createRequire(import.meta.url);
+const SETPRIV = '/usr/bin/setpriv';
+const ATTEMPTS = 5;
+
+/** A port free right now. Java cannot report the port it bound, so the bind is checked after. */
+async function candidatePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+function launch(home: string, cwd: string, port: number): ChildProcess {
+  const java = [
+    'java',
+    `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(home, 'DynamoDBLocal.jar'),
+    '-inMemory',
+    '-port',
+    String(port),
+    '-disableTelemetry',
+  ];
+  // Java dies with this wrapper whatever kills it (SIGKILL included): the kernel's parent-death
+  // signal, set by util-linux's setpriv before it execs Java.
+  const [command, ...args] = existsSync(SETPRIV) ? [SETPRIV, '--pdeathsig', 'KILL', ...java] : java;
+  return spawn(command!, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/**
+ * DynamoDB Local on a loopback port. It binds a port we pick, so another process may take it
+ * first: we retry on a new port until DynamoDB itself — not whatever holds the port — answers.
+ */
+export async function startDynamo(dataDir: string, keyId: string): Promise<StartedEmulator> {
+  const home = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  // DynamoDB Local writes a metadata file into its working directory: keep it in the stack's scratch.
+  const cwd = join(dataDir, 'dynamodb');
+  mkdirSync(cwd, { recursive: true });
+  let lastProblem = '';
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    const port = await candidatePort();
+    const java = launch(home, cwd, port);
+    let exited = false;
+    java.once('exit', () => {
+      exited = true;
+    });
+    java.once('error', (error) => {
+      exited = true;
+      lastProblem = `java: ${error.message}`;
+    });
+    const deadline = Date.now() + 30_000;
+    while (!exited && Date.now() < deadline) {
+      if (await answersAsDynamoDb(`http://127.0.0.1:${port}/`, keyId)) {
+        java.once('exit', () => process.exit(1)); // without its Java server this wrapper has no reason to live
+        return { port, stop: () => stopJava(java) };
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!exited) {
+      lastProblem = `port ${port}: no DynamoDB answer within 30 s`;
+      await stopJava(java);
+    } else if (!lastProblem.startsWith('java:')) {
+      lastProblem = `port ${port}: Java exited during start-up`;
+    }
+  }
+  throw new Error(`DynamoDB Local did not start after ${ATTEMPTS} attempts (${lastProblem})`);
+}
+
+function stopJava(java: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (java.exitCode !== null || java.signalCode !== null) return resolve();
+    java.removeAllListeners('exit');
+    java.once('exit', () => resolve());
+    java.kill('SIGTERM');
+    setTimeout(() => java.kill('SIGKILL'), 3_000).unref();
+  });
+}

@@ -1,0 +1,44 @@
+import { createServer } from 'node:http';
+import type { StartedEmulator } from './emulator-protocol.js';
+import { authorizedRequest } from './stand-in-auth.js';
+
+/**
+ * The SQS emulator behind a check of this start's access key id (it checks no credentials
+ * itself), on a port this process binds (port 0).
+ */
+export async function startSqs(keyId: string): Promise<StartedEmulator> {
+  const { createRequestHandler } = (await import('local-aws-sqs')) as typeof import('local-aws-sqs');
+  const { requestHandler, service } = createRequestHandler({
+    port: 0,
+    hostname: '127.0.0.1',
+    emulateQueueCreationLifecycle: false,
+  });
+  const server = createServer((req, res) => {
+    if (authorizedRequest(req.headers, req.url ?? '/', keyId)) {
+      void requestHandler(req, res);
+      return;
+    }
+    res.writeHead(403, { 'content-type': 'application/x-amz-json-1.0' }).end(
+      JSON.stringify({
+        __type: 'com.amazonaws.sqs#AccessDenied',
+        message: 'Access to the resource is denied.',
+      }),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('the SQS server has no address');
+  // Queue URLs carry the port; the emulator learns it from here, as its own server would tell it.
+  (service as unknown as { PORT: number }).PORT = address.port;
+  return {
+    port: address.port,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,110 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAwsClients } from '../../../../lib/aws/clients.js';
+import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
+import { LeaseLostError } from '../../../../lib/ledger/errors.js';
+import { listTiles } from '../../../../lib/ledger/tile-records.js';
+import { outputsOf, seedLedgerRun } from '../../../support/ledger-run.js';
+import { stackClients } from '../../../support/stack-clients.js';
+
+const { config, clients } = stackClients();
+const ledger = createDynamoLedger(clients.documents, config.table);
+afterAll(() => clients.destroy());
+
+describe('claims and markers on DynamoDB Local', () => {
+  it('eight workers racing for the same metatiles: one claim each, counters exact', async () => {
+    const { runId, metatiles } = await seedLedgerRun(ledger, 12, 16);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, w) =>
+        Promise.all(
+          metatiles.map(async (m) => {
+            const claim = await ledger.claim(runId, m, `w${w}`, 60_000);
+            if (claim.outcome !== 'claimed') return 0;
+            await ledger.markDone(runId, m, `w${w}`, outputsOf(runId, m), 5);
+            return 1;
+          }),
+        ),
+      ),
+    );
+    expect(results.flat().reduce((a: number, b) => a + b, 0)).toBe(12);
+    const run = await ledger.getRun(runId);
+    expect(run?.counters).toMatchObject({ total: 192, done: 192, failed: 0, retried: 0 });
+    // Every sub-tile has its own marker output, read back through one Query per run.
+    const tiles = [];
+    for await (const t of listTiles(ledger, runId)) tiles.push(t);
+    expect(tiles).toHaveLength(192);
+    expect(new Set(tiles.map((t) => t.output?.key)).size).toBe(192);
+    expect(tiles.every((t) => t.state === 'DONE' && t.output?.etag === `e-${t.tileId}`)).toBe(true);
+  });
+
+  it('a metatile costs one claim and one marker write: ≤ 0.2 write requests per sub-tile', async () => {
+    const counted = new Map<string, number>();
+    const counting = createAwsClients(config, {
+      onRequest: (_s, command) => counted.set(command, (counted.get(command) ?? 0) + 1),
+    });
+    try {
+      const counter = createDynamoLedger(counting.documents, config.table);
+      const { runId, metatiles } = await seedLedgerRun(ledger, 4, 16);
+      for (const m of metatiles) {
+        expect((await counter.claim(runId, m, 'w', 60_000)).outcome).toBe('claimed');
+        await counter.markDone(runId, m, 'w', outputsOf(runId, m), 1);
+      }
+      const writes =
+        (counted.get('UpdateItemCommand') ?? 0) + (counted.get('TransactWriteItemsCommand') ?? 0);
+      expect(writes).toBe(8);
+      expect(writes / 64).toBeLessThanOrEqual(0.2);
+      expect((await ledger.getRun(runId))?.counters.done).toBe(64);
+    } finally {
+      counting.destroy();
+    }
+  });
+
+  it('a lease that expired and was taken over cannot be marked, extended or released by its old owner', async () => {
+    const { runId, metatiles } = await seedLedgerRun(ledger, 1, 4);
+    const m = metatiles[0]!;
+    expect((await ledger.claim(runId, m, 'old', 1)).outcome).toBe('claimed');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await ledger.claim(runId, m, 'new', 60_000)).toEqual({ outcome: 'claimed', attempts: 2 });
+    await expect(ledger.markDone(runId, m, 'old', outputsOf(runId, m), 1)).rejects.toBeInstanceOf(
+      LeaseLostError,
+    );
+    await expect(ledger.extendLease(runId, m.id, 'old', 1_000)).rejects.toBeInstanceOf(LeaseLostError);
+    await ledger.release(runId, m, 'old', { state: 'QUEUED', error: { class: 'E', message: 'x' } });
+    expect((await ledger.getMetatile(runId, m.id))?.owner).toBe('new');
+    await ledger.markDone(runId, m, 'new', outputsOf(runId, m), 1);
+    expect((await ledger.getRun(runId))?.counters).toMatchObject({ done: 4, retried: 0 });
+    expect(await ledger.claim(runId, m, 'late', 60_000)).toEqual({ outcome: 'done' });
+  });
+
+  it('a live claim is held: a second worker is told when the lease ends', async () => {
+    const { runId, metatiles } = await seedLedgerRun(ledger, 1, 2);
+    const m = metatiles[0]!;
+    await ledger.claim(runId, m, 'a', 60_000);
+    const second = await ledger.claim(runId, m, 'b', 60_000);
+    expect(second.outcome).toBe('held');
+    expect(second.outcome === 'held' && second.leaseUntil).toBeGreaterThan(Date.now() + 50_000);
+  });
+
+  it('releases count in sub-tiles: retried, interrupted, parked, cancelled, failed', async () => {
+    const { runId, metatiles } = await seedLedgerRun(ledger, 5, 3);
+    const error = { class: 'TileRetryableError', message: 'x' };
+    const [a, b, c, d, e] = metatiles;
+    for (const m of metatiles) await ledger.claim(runId, m, 'w', 60_000);
+    await ledger.release(runId, a!, 'w', { state: 'QUEUED', error });
+    await ledger.release(runId, b!, 'w', { state: 'QUEUED', error, interrupted: true });
+    await ledger.release(runId, c!, 'w', { state: 'PARKED', error });
+    await ledger.release(runId, d!, 'w', { state: 'CANCELLED', error });
+    await ledger.markFailed(runId, e!, 'w', { class: 'TileDataError', message: 'bad' });
+    const run = await ledger.getRun(runId);
+    expect(run?.counters).toMatchObject({
+      retried: 3,
+      interrupted: 3,
+      parked: 3,
+      cancelled: 3,
+      failed: 3,
+      done: 0,
+    });
+    expect((await ledger.getMetatile(runId, b!.id))?.interruptions).toBe(1);
+    await ledger.resetBreaker(runId);
+    expect((await ledger.getRun(runId))?.counters.retried).toBe(0);
+  });
+});
