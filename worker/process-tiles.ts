@@ -18,7 +18,7 @@ export type ProcessTiles = (
 /**
  * Produces a message's block of sub-tiles and uploads them. Operations that can
  * (`executeBlock`: the raster default) warp the block once in one GDAL process and cut it
- * into its tiles — no process per tile (docs/architecture.md, "Metatiles"); each tile is
+ * into its tiles — no process per tile (docs/architecture.md#metatiles); each tile is
  * promoted .part → final by its own atomic rename, all are uploaded in parallel, and this
  * resolves only when every object is durable, with each one's key, ETag and size by sub-tile
  * id. Others (point clouds) run their per-tile path, one tile after the other.

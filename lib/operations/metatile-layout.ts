@@ -2,7 +2,7 @@ import type { TileTask } from '../model/tile.js';
 import { type Bounds, tileBounds } from '../tiling/tile-bounds.js';
 import { InvalidOperationParamsError } from './errors.js';
 
-/** Tiles per side of a metatile: the manifest's 4×4 blocks (docs/architecture.md, "Metatiles"). */
+/** Tiles per side of a metatile: the manifest's 4×4 blocks (docs/architecture.md#metatiles). */
 export const METATILE_SIDE = 4;
 
 /** One warp: a rectangle of tiles of one zoom, and where each requested tile sits in it. */

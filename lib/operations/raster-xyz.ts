@@ -40,7 +40,7 @@ export function rasterWarpOptions(
     '-9999',
     // The exact transformer: with GDAL's default approximation (-et 0.125) a pixel's value
     // depends on where the warp's chunk starts, so a tile cut from a metatile would differ
-    // from the same tile warped alone by a few units (docs/architecture.md, "Metatiles").
+    // from the same tile warped alone by a few units (docs/architecture.md#metatiles).
     '-et',
     '0',
   ];

@@ -1,7 +1,7 @@
 """Warps one metatile (a block of XYZ tiles) once and cuts it into its 256x256 tiles.
 
 One GDAL process per block instead of one per tile: a GDAL process costs about 50 ms to start,
-more than a small tile's warp (docs/architecture.md, "Metatiles"). The warp runs in memory
+more than a small tile's warp (docs/architecture.md#metatiles). The warp runs in memory
 with the very gdalwarp argv the per-tile path uses (GDALWarp is the same library function
 behind the utility), so a tile is the same whichever way it was made.
 

@@ -75,6 +75,16 @@ describe('worker/Dockerfile', () => {
     expect(ops(final, 'COPY').some((c) => /--from=node\s+\/usr\/local\/bin\/node\b/.test(c.args))).toBe(true);
   });
 
+  it("has GDAL's Python bindings and the metatile engine's script where the worker looks for it", () => {
+    const install = ops(final, 'RUN').find((r) => r.args.includes('apt-get install'));
+    expect(install?.args).toMatch(/\bpython3-gdal\b/);
+    expect(install?.args).toMatch(/python3 -c 'from osgeo import gdal'/);
+    // metatileCommand() finds it under the project root (/app, where package.json is).
+    expect(ops(final, 'COPY').map((c) => c.args)).toContain('--from=build /app/worker/tools ./worker/tools');
+    expect(existsSync(join(ROOT, 'worker', 'tools', 'warp-metatile.py'))).toBe(true);
+    expect(ops(final, 'WORKDIR').at(-1)?.args).toBe('/app');
+  });
+
   it('ships production dependencies (npm ci --omit=dev) and the compiled dist/', () => {
     expect(all.some((i) => i.op === 'RUN' && /npm ci\b.*--omit=dev/.test(i.args))).toBe(true);
     const copies = ops(final, 'COPY').map((c) => c.args);
