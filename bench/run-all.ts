@@ -43,6 +43,15 @@ const workers = availableParallelism();
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
 const started = performance.now();
 const dir = benchDir();
+/** A long bench on a busy machine: what is measured is kept as it comes (`partial: true`) and logged. */
+function saveSoFar(figures: Record<string, unknown>) {
+  mkdirSync(dirname(resultsPath), { recursive: true });
+  writeFileSync(
+    resultsPath,
+    `${JSON.stringify({ partial: true, at: new Date().toISOString(), runs, workers, ...figures }, null, 2)}\n`,
+  );
+  log(`figures so far saved in ${resultsPath}`);
+}
 // Resolved here: the split bench runs in the scratch directory (its .bench output stays there).
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
@@ -52,9 +61,11 @@ try {
   for (const raster of rasters) {
     log(`${raster.label}: geohub vs xargs -P ${workers} gdalwarp vs gdal2tiles.py, ${runs} runs each…`);
     overhead.push(await benchOverhead(raster, { workers, runs, dir }));
+    saveSoFar({ overhead });
   }
   log('AWS requests per sub-tile (one counted run)…');
   const counted = await countedRun(rasters[0]!, workers);
+  saveSoFar({ overhead, counted });
   log(`split and enqueue (${quick ? 'quick' : '1,000,000 sub-tiles'}), ${runs} runs…`);
   const splits = Array.from({ length: runs }, () =>
     JSON.parse(
@@ -84,8 +95,10 @@ try {
     after: quick ? 0 : 1 / 3,
   });
   log('re-run of a completed run made by real warps…');
+  saveSoFar({ overhead, counted, split, sigterm });
   const rerun = await benchRerunCompleted(root, { workers, runs, zoom: quick ? 9 : 13 });
   log('cancel latency through a worker: a cooperative tool, then one that ignores SIGTERM…');
+  saveSoFar({ overhead, counted, split, resume: { sigterm, rerun } });
   const cooperative = await benchCancelCooperative(runs);
   const stubborn = await benchCancelStubborn(root, dir, runs);
 
