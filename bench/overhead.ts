@@ -141,14 +141,25 @@ async function rawRun(
   return { seconds: elapsed, bytesPerTile: bytes };
 }
 
-/** GDAL's own tiler at the same zoom, as its users run it (PNG, no web viewer). */
+/**
+ * GDAL's own tiler at the same zoom, as its users run it (PNG, no web viewer). It tiles 8-bit
+ * rasters only; any other type goes through the scaling VRT it asks for (its reads do the scaling).
+ */
 async function gdal2tilesRun(raster: BenchRaster, zoom: number, workers: number, dir: string) {
   const out = join(dir, 'gdal2tiles');
   rmSync(out, { recursive: true, force: true });
+  const info = JSON.parse((await execa('gdalinfo', ['-json', raster.path])).stdout) as {
+    bands: { type: string }[];
+  };
+  let input = raster.path;
+  if (info.bands.some((b) => b.type !== 'Byte')) {
+    input = join(dir, 'gdal2tiles-byte.vrt');
+    await execa('gdal_translate', ['-q', '-of', 'VRT', '-ot', 'Byte', '-scale', raster.path, input]);
+  }
   const t0 = performance.now();
   await execa('gdal2tiles.py', [
     ...['--xyz', '-z', String(zoom), `--processes=${workers}`, '-r', 'bilinear', '-w', 'none', '-q'],
-    raster.path,
+    input,
     out,
   ]);
   const elapsed = seconds(performance.now() - t0);
