@@ -48,7 +48,7 @@ function saveSoFar(figures: Record<string, unknown>) {
   mkdirSync(dirname(resultsPath), { recursive: true });
   writeFileSync(
     resultsPath,
-    `${JSON.stringify({ partial: true, at: new Date().toISOString(), runs, workers, ...figures }, null, 2)}\n`,
+    `${JSON.stringify({ partial: true, at: new Date().toISOString(), machine: machine(), runs, workers, ...figures }, null, 2)}\n`,
   );
   log(`figures so far saved in ${resultsPath}`);
 }

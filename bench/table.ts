@@ -12,10 +12,11 @@ export interface BenchResults {
   readonly machine: ReturnType<typeof machine>;
   readonly runs: number;
   readonly workers: number;
-  readonly totalSeconds: number;
+  /** Unset for the figures saved so far by a bench that did not finish. */
+  readonly totalSeconds?: number;
   readonly overhead: readonly OverheadFigures[];
-  readonly counted: CountedRun;
-  readonly split: {
+  readonly counted?: CountedRun;
+  readonly split?: {
     readonly subTiles: number;
     readonly splitMs: Spread;
     readonly enqueueMs: Spread;
@@ -44,7 +45,7 @@ export function benchTable(r: BenchResults): string {
   const m = r.machine;
   const w = r.workers;
   const rows = [
-    `Measured ${r.at.slice(0, 10)} on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}; \`npm run bench\` took ${r.totalSeconds} s. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes.`,
+    `Measured ${r.at.slice(0, 10)} on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}; ${r.totalSeconds === undefined ? '**an interrupted run: only the rows below were measured**' : `\`npm run bench\` took ${r.totalSeconds} s`}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes.`,
     '',
     '| figure | result | target |',
     '| --- | --- | --- |',
@@ -60,20 +61,37 @@ export function benchTable(r: BenchResults): string {
     );
   }
   const c = r.counted;
-  const per = (keys: (k: string) => boolean) =>
-    (Object.entries(c.requests).reduce((n, [k, v]) => n + (keys(k) ? v : 0), 0) / c.tiles).toFixed(2);
   const cost = r.cost;
-  const s = r.resume.sigterm;
-  const rerun = r.resume.rerun;
-  rows.push(
-    `| AWS requests per sub-tile (${c.tiles} sub-tiles, every request counted) | SQS ${per((k) => k.startsWith('SQS.'))}, DynamoDB writes ${per((k) => DYNAMO_WRITES.includes(k))} (${cost.perSubTile.dynamoWriteUnits.toFixed(1)} WRU) + ${cost.perSubTile.dynamoReadUnits.toFixed(1)} RRU, S3 ${cost.perSubTile.s3Puts.toFixed(2)} PUT + ${cost.perSubTile.s3Gets.toFixed(1)} GET, ${cost.perSubTile.transitions.toFixed(2)} transitions | SQS ≤ 0.1, DynamoDB writes ≤ 0.2, 1 PUT |`,
-    `| CPU the local AWS stand-ins used during that run (a remote service on AWS) | ${c.cpu.stack} CPU-s; the worker processes ${c.cpu.workers} CPU-s, of ${(c.runSeconds * m.cpus).toFixed(0)} CPU-s available | |`,
-    `| split + enqueue of ${r.split.subTiles.toLocaleString('en-US')} sub-tiles | split ${showSpread(r.split.splitMs, 'ms')}, enqueue ${showSpread(r.split.enqueueMs, 'ms')} (longest call ${r.split.longestCallMs} ms); peak RSS ${r.split.peakRssMiB.split} MiB (split), ${r.split.peakRssMiB.enqueue} MiB (enqueue) | within Lambda limits |`,
-    `| SIGTERM to a worker while its tool runs (${s.tiles} sub-tiles) | ${s.runs.map((x) => `${x.inFlightTiles} in flight, ${x.redone} redone`).join('; ')} | redone ≤ in flight |`,
-    `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps | ${showSpread(rerun.rerun)}, ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
-    `| cancel through a worker → group dead / .part gone / claim released, cooperative tool (via execution stop) | ${cancelCell(r.cancel.cooperative)} | within the run-status poll + grace |`,
-    `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs) | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
-    `| request cost per 1,000 sub-tiles | $${cost.usdPer1000.total.toFixed(4)} (SQS $${cost.usdPer1000.sqs.toFixed(4)}, DynamoDB $${cost.usdPer1000.dynamodb.toFixed(4)}, S3 $${cost.usdPer1000.s3.toFixed(4)}, Step Functions $${cost.usdPer1000.stepFunctions.toFixed(4)}) | |`,
-  );
+  if (c && cost) {
+    const per = (keys: (k: string) => boolean) =>
+      (Object.entries(c.requests).reduce((n, [k, v]) => n + (keys(k) ? v : 0), 0) / c.tiles).toFixed(2);
+    rows.push(
+      `| AWS requests per sub-tile (${c.tiles} sub-tiles, every request counted) | SQS ${per((k) => k.startsWith('SQS.'))}, DynamoDB writes ${per((k) => DYNAMO_WRITES.includes(k))} (${cost.perSubTile.dynamoWriteUnits.toFixed(1)} WRU) + ${cost.perSubTile.dynamoReadUnits.toFixed(1)} RRU, S3 ${cost.perSubTile.s3Puts.toFixed(2)} PUT + ${cost.perSubTile.s3Gets.toFixed(1)} GET, ${cost.perSubTile.transitions.toFixed(2)} transitions | SQS ≤ 0.1, DynamoDB writes ≤ 0.2, 1 PUT |`,
+      `| CPU the local AWS stand-ins used during that run (a remote service on AWS) | ${c.cpu.stack} CPU-s; the worker processes ${c.cpu.workers} CPU-s, of ${(c.runSeconds * m.cpus).toFixed(0)} CPU-s available | |`,
+    );
+  }
+  if (r.split)
+    rows.push(
+      `| split + enqueue of ${r.split.subTiles.toLocaleString('en-US')} sub-tiles | split ${showSpread(r.split.splitMs, 'ms')}, enqueue ${showSpread(r.split.enqueueMs, 'ms')} (longest call ${r.split.longestCallMs} ms); peak RSS ${r.split.peakRssMiB.split} MiB (split), ${r.split.peakRssMiB.enqueue} MiB (enqueue) | within Lambda limits |`,
+    );
+  const s = r.resume?.sigterm;
+  if (s)
+    rows.push(
+      `| SIGTERM to a worker while its tool runs (${s.tiles} sub-tiles) | ${s.runs.map((x) => `${x.inFlightTiles} in flight, ${x.redone} redone`).join('; ')} | redone ≤ in flight |`,
+    );
+  const rerun = r.resume?.rerun;
+  if (rerun)
+    rows.push(
+      `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps | ${showSpread(rerun.rerun)}, ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
+    );
+  if (r.cancel)
+    rows.push(
+      `| cancel through a worker → group dead / .part gone / claim released, cooperative tool (via execution stop) | ${cancelCell(r.cancel.cooperative)} | within the run-status poll + grace |`,
+      `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs) | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
+    );
+  if (cost)
+    rows.push(
+      `| request cost per 1,000 sub-tiles | $${cost.usdPer1000.total.toFixed(4)} (SQS $${cost.usdPer1000.sqs.toFixed(4)}, DynamoDB $${cost.usdPer1000.dynamodb.toFixed(4)}, S3 $${cost.usdPer1000.s3.toFixed(4)}, Step Functions $${cost.usdPer1000.stepFunctions.toFixed(4)}) | |`,
+    );
   return rows.join('\n');
 }

@@ -41,22 +41,22 @@ describe('npm run bench, short version', () => {
     }
     // The metatile engine: RGB.byte.tif's 3×2 sub-tiles at zoom 8 are one metatile, one tool process.
     expect([r.overhead[1]!.tiles, r.overhead[1]!.geohub.toolRuns]).toEqual([6, 1]);
-    expect(r.counted.tiles).toBeGreaterThan(0);
-    expect(r.counted.requests['S3.PutObjectCommand'] ?? r.counted.s3HttpRequests.PUT).toBeGreaterThan(0);
-    expect(r.split.subTiles).toBe(1_600);
+    expect(r.counted!.tiles).toBeGreaterThan(0);
+    expect(r.counted!.requests['S3.PutObjectCommand'] ?? r.counted!.s3HttpRequests.PUT).toBeGreaterThan(0);
+    expect(r.split!.subTiles).toBe(1_600);
 
     // SIGTERM with a tool in flight: the tool's sub-tiles were counted, and no more than those redone.
-    for (const s of r.resume.sigterm.runs) {
+    for (const s of r.resume!.sigterm!.runs) {
       expect(s.status).toBe('SUCCEEDED');
       expect(s.inFlightTiles).toBeGreaterThan(0);
       expect(s.redone).toBeLessThanOrEqual(s.inFlightTiles);
     }
     // The re-run of a completed run made by real warps runs no tool at all.
-    expect(r.resume.rerun.tiles).toBeGreaterThan(0);
-    expect(r.resume.rerun.toolInvocations).toBe(0);
+    expect(r.resume!.rerun!.tiles).toBeGreaterThan(0);
+    expect(r.resume!.rerun!.toolInvocations).toBe(0);
     // The SIGTERM-ignoring tool had written its .part, and was still cleaned up.
-    expect(r.cancel.stubborn.partsWritten).toBe(1);
-    for (const c of [r.cancel.cooperative, r.cancel.stubborn])
+    expect(r.cancel!.stubborn.partsWritten).toBe(1);
+    for (const c of [r.cancel!.cooperative, r.cancel!.stubborn])
       for (const s of [c.groupDeadMs, c.partGoneMs, c.claimReleasedMs])
         expect(s.median).toBeGreaterThanOrEqual(0);
 
