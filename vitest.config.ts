@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { defineConfig } from 'vitest/config';
 
 // The SDK warns on every Node 20 process that it will need Node 22 from 2027; it is noise in tests.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+// Every process the suites start inherits this mark, so checks for leftovers judge only this
+// run's processes, not another one's on a shared machine (test/support/marked-processes.ts).
+process.env.GEOHUB_SUITE_MARK ??= randomUUID();
 
 export default defineConfig({
   test: {
@@ -10,6 +14,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Some unit tests start a node or GDAL process; on a loaded machine that alone can take
+          // seconds. Timings are the bench's business, not a test's.
+          testTimeout: 60_000,
         },
       },
       {

@@ -1,5 +1,5 @@
-import { SFNClient } from '@aws-sdk/client-sfn';
 import { type AwsClients, createAwsClients } from '../lib/aws/clients.js';
+import { createSfnClient } from '../lib/aws/sfn-client.js';
 import { type Config, loadConfig } from '../lib/config/config.js';
 import { ConfigError } from '../lib/config/errors.js';
 import type { ExecutionStarter } from '../lib/coordination/execution-starter.js';
@@ -28,17 +28,18 @@ export function functionDeps(env: NodeJS.ProcessEnv = process.env): FunctionDeps
   if (cached) return cached;
   const config = loadConfig(env);
   const clients = createAwsClients(config);
+  const bounds = { requestTimeoutMs: config.requestTimeoutMs };
   cached = {
     config,
     clients,
     ledger: createDynamoLedger(clients.documents, config.table),
     store: createS3Store(clients.s3, config.bucket),
-    queue: createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl),
-    deadLetters: createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl),
+    queue: createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, bounds),
+    deadLetters: createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl, bounds),
     starter: () => {
       if (!config.stateMachineArn)
         throw new ConfigError('GEOHUB_STATE_MACHINE_ARN is required to start executions');
-      return createSfnStarter(new SFNClient({ region: config.region }), config.stateMachineArn);
+      return createSfnStarter(createSfnClient(config), config.stateMachineArn);
     },
   };
   return cached;

@@ -8,10 +8,15 @@ import { type FunctionDeps, functionDeps } from './deps.js';
  * total, …}`; the next iteration passes the returned cursor back until `done`.
  */
 export const enqueueTask =
-  (deps: Pick<FunctionDeps, 'store' | 'queue'>) =>
+  (deps: Pick<FunctionDeps, 'store' | 'queue'> & { readonly tilesPerMessage?: number }) =>
   async (event: unknown, signal?: AbortSignal): Promise<EnqueueResult> => {
     const request = parseEnqueueRequest(event);
-    return enqueueChunk(request.manifest, request.cursor, { store: deps.store, queue: deps.queue, signal });
+    return enqueueChunk(request.manifest, request.cursor, {
+      store: deps.store,
+      queue: deps.queue,
+      tilesPerMessage: deps.tilesPerMessage,
+      signal,
+    });
   };
 
 export const handler = middy<unknown, EnqueueResult>({ timeoutEarlyInMillis: 1_000 }).handler(

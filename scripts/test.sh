@@ -7,6 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 mkdir -p test-artifacts
+GEOHUB_SUITE_MARK=$(node -p 'crypto.randomUUID()')
+export GEOHUB_SUITE_MARK
 status=0
 
 npx vitest run --project unit --project integration \
@@ -25,8 +27,20 @@ node -e '
   console.log(`tests: ${passed} passed, ${failed} failed`);
 ' || status=1
 
-# Zombies (state Z) hold nothing and are not ours to reap when they were re-parented.
-leftover=$(ps -eo pid,stat,args | awk '$2 !~ /^Z/' | grep -E 'DynamoDBLocal|emulator-main|geohub-worker|gdalwarp|gdal_grid|geohub-pointclo' | grep -v grep || true)
+# Leftovers: every process the suites started carries GEOHUB_SUITE_MARK in its environment (set
+# here, inherited by emulators, Java, workers and tools, even reparented ones), so the check judges
+# this run alone, not another one on the same machine. Zombies (state Z) hold nothing.
+leftover=$(node -e '
+  const fs = require("fs");
+  const entry = `GEOHUB_SUITE_MARK=${process.env.GEOHUB_SUITE_MARK}`;
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"))) continue;
+      if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(entry)) continue;
+      console.log(pid, fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").slice(0, 200));
+    } catch {}
+  }' || true)
 if [ -n "$leftover" ]; then
   echo "processes left running after the tests (a teardown bug):" >&2
   echo "$leftover" >&2

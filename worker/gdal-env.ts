@@ -16,6 +16,10 @@ export function gdalEnv(
     GDAL_DISABLE_READDIR_ON_OPEN: 'EMPTY_DIR',
     CPL_VSIL_CURL_USE_HEAD: 'NO',
     VSI_CACHE: 'TRUE',
+    // S3 answers 503 SlowDown (and the odd 500) as a matter of course; GDAL does not retry
+    // them unless told to (it then retries 429, 500, 502, 503 and 504 with back-off).
+    GDAL_HTTP_MAX_RETRY: String(config.maxAttempts),
+    GDAL_HTTP_RETRY_DELAY: '0.5',
     AWS_REGION: config.region,
   };
   const endpoint = config.endpoints.s3;

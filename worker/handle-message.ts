@@ -1,15 +1,15 @@
-import type { Ledger, Release } from '../lib/ledger/ledger.js';
+import { LedgerBusyError } from '../lib/ledger/errors.js';
+import type { Ledger } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
 import { parseTileMessage } from '../lib/model/message.js';
-import { type Metatile, metatileOf } from '../lib/model/metatile.js';
-import { type RunRecord, STOPPED_RUN_STATUSES, type TileState } from '../lib/model/run.js';
+import { metatileOf } from '../lib/model/metatile.js';
+import { STOPPED_RUN_STATUSES, type TileState } from '../lib/model/run.js';
 import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
+import { attemptMetatile } from './attempt-metatile.js';
 import { redeliveredAfterCrash } from './crash-redelivery.js';
 import { RunStoppedError } from './errors.js';
-import { startHeartbeat } from './heartbeat.js';
-import { type Disposition, errorOf, failurePolicy } from './message-policy.js';
+import { type Disposition, errorOf } from './message-policy.js';
 import type { ProcessTiles } from './process-tiles.js';
-import { watchRun } from './run-watch.js';
 import type { StopController } from './stop-controller.js';
 
 export interface HandleMessageDeps {
@@ -45,6 +45,18 @@ export async function handleMessage(
   deps: HandleMessageDeps,
   message: ReceivedMessage,
 ): Promise<MessageOutcome> {
+  try {
+    return await handleOne(deps, message);
+  } catch (error) {
+    if (!(error instanceof LedgerBusyError)) throw error;
+    // Busy before any claim: nothing to give back; a fresh copy keeps the receive budget whole.
+    deps.log.warn({ messageId: message.id, err: error }, 'ledger busy; message back to the queue');
+    await deps.queue.requeue(message);
+    return 'interrupted';
+  }
+}
+
+async function handleOne(deps: HandleMessageDeps, message: ReceivedMessage): Promise<MessageOutcome> {
   const { ledger, queue } = deps;
   const now = deps.now ?? Date.now;
   const parsed = parseTileMessage(message.body);
@@ -70,6 +82,16 @@ export async function handleMessage(
     const why = new RunStoppedError(run.runId, run.status, run.reason);
     const state = run.status === 'CANCELLED' ? 'CANCELLED' : 'PARKED';
     await ledger.park(run.runId, [metatile], state, errorOf(why));
+    const held = await ledger.getMetatile(run.runId, metatile.id);
+    if (held?.state === 'CLAIMED') {
+      // Its holder's lease is still live: keep the message until it lapses, so a dead holder's
+      // metatile is parked then, never stranded as CLAIMED without a message.
+      return dispose(
+        'retry',
+        'retry-later',
+        Math.max(1, Math.ceil(((held.leaseUntil ?? 0) - now()) / 1000) + 1),
+      );
+    }
     log.info({ state }, 'metatile dropped with its run');
     return dispose('delete', 'dropped');
   }
@@ -92,53 +114,10 @@ export async function handleMessage(
     return dispose('retry', undefined, Math.max(1, Math.ceil((claim.leaseUntil - now()) / 1000) + 1));
   }
   if (claim.outcome !== 'claimed') return dispose('delete');
-  log.info({ attempt: claim.attempts }, 'metatile claimed');
-  return dispose(await attempt(deps, run, metatile, message, log));
-}
-
-/** The claimed metatile: tool, upload, marker; the release in `finally`, whatever happened. */
-async function attempt(
-  deps: HandleMessageDeps,
-  run: RunRecord,
-  metatile: Metatile,
-  message: ReceivedMessage,
-  log: Logger,
-): Promise<Disposition> {
-  const now = deps.now ?? Date.now;
-  const heartbeat = startHeartbeat(deps, message, run.runId, deps.workerId, deps.leaseMs);
-  const watch = watchRun(deps.ledger, run.runId, deps.runWatchMs);
-  const signal = AbortSignal.any([deps.stop.cutoff, watch.signal, heartbeat.hold(metatile.id)]);
-  const started = now();
-  // Until a marker is written, the claim is given back.
-  let release: Release | undefined = { state: 'QUEUED' };
-  try {
-    const outputs = await deps.processTiles(run, metatile.tiles, signal);
-    await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started);
-    release = undefined;
-    log.info({ durationMs: now() - started }, 'metatile done');
-    return 'delete';
-  } catch (error) {
-    const policy = failurePolicy(error);
-    release = policy.release;
-    log[policy.level]({ error: errorOf(error), left: metatile.tiles.length }, policy.log);
-    if (policy.fatal) throw error;
-    if (!policy.markFailed) return policy.disposition;
-    try {
-      await deps.ledger.markFailed(run.runId, metatile, deps.workerId, errorOf(error));
-      return policy.disposition;
-    } catch (markError) {
-      release = failurePolicy(markError).release;
-      log.error({ err: markError }, 'could not record the failure; the metatile will be retried');
-      return 'retry';
-    }
-  } finally {
-    heartbeat.stop();
-    watch.stop();
-    // Bounded by the request timeout; if it fails, the lease expires and the reaper frees it.
-    if (release) {
-      await deps.ledger
-        .release(run.runId, metatile, deps.workerId, release)
-        .catch((e: unknown) => log.error({ err: e }, 'could not release the claim; the lease will expire'));
-    }
-  }
+  // The metatile is the unit of claim and marker: on entry all its sub-tiles remain.
+  log.info(
+    { attempt: claim.attempts, remaining: metatile.tiles.length },
+    `metatile claimed: ${metatile.tiles.length} sub-tiles remain`,
+  );
+  return dispose(await attemptMetatile(deps, run, metatile, message, log));
 }

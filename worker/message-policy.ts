@@ -85,12 +85,13 @@ export function failurePolicy(error: unknown): FailurePolicy {
       fatal: true,
     };
   if (error instanceof LedgerBusyError)
-    // The ledger was busy, the metatile is fine: given back uncounted, so the breaker never sees it.
+    // The ledger was busy, the metatile is fine: given back uncounted (the breaker never sees
+    // it) and its message requeued fresh, so a busy ledger never spends the receive budget.
     return {
       ...base,
       release: { state: 'QUEUED' },
-      disposition: 'retry',
-      log: 'ledger busy; metatile retried later',
+      disposition: 'requeue',
+      log: 'ledger busy; metatile back to the queue',
     };
   return {
     ...base,

@@ -5,6 +5,7 @@ import type { RunRecord, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
+import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { runProcess } from '../lib/process/run-process.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { classifyTileError } from './classify-tile-error.js';
@@ -55,8 +56,8 @@ export function toolRunner(
 /**
  * Produces one sub-tile and uploads it: tool → .part → atomic rename → upload. Returns the
  * durable object's key, ETag and size; the caller writes the marker only after that.
- * Errors come out classified: TileDataError, TileRetryableError, DeadlineExceededError, or
- * the cancellation cause carried by `signal`.
+ * Errors come out classified: TileDataError, TileRetryableError, DeadlineExceededError,
+ * ProcessGroupSurvivedError, or the cancellation cause carried by `signal`.
  */
 export async function processTile(
   deps: ProcessTileDeps,
@@ -69,6 +70,7 @@ export async function processTile(
   const key = tileOutputKey(run.runId, tile);
   const final = scratchTilePath(deps, run.runId, tile);
   const work = await mkdtemp(join(deps.scratchDir, 'work-'));
+  let survived = false;
   try {
     signal.throwIfAborted();
     const source = await deps.sources.resolve(run, signal);
@@ -82,10 +84,15 @@ export async function processTile(
     const head = await deps.store.putFile(key, final, { signal, contentType: 'image/tiff' });
     return { key, etag: head.etag, bytes: head.bytes };
   } catch (error) {
+    // Above any cancellation cause: the worker cannot kill its tool, so it must stop working.
+    survived = error instanceof ProcessGroupSurvivedError;
     throw classifyTileError(signal, error);
   } finally {
-    // Independent cleanups: each runs whatever the other did.
-    await rm(final, { force: true }).catch(() => {});
-    await rm(work, { recursive: true, force: true }).catch(() => {});
+    // Independent cleanups: each runs whatever the other did. A group that survived SIGKILL
+    // may still write here: its files stay as evidence for the self-check.
+    if (!survived) {
+      await rm(final, { force: true }).catch(() => {});
+      await rm(work, { recursive: true, force: true }).catch(() => {});
+    }
   }
 }

@@ -4,6 +4,7 @@ import { tileOutputKey } from '../lib/model/ids.js';
 import type { RunRecord, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import { withAtomicOutputs } from '../lib/output/atomic-output.js';
+import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
 import { type ProcessTileDeps, processTile, scratchTilePath, toolRunner } from './process-tile.js';
@@ -42,6 +43,7 @@ export async function processTiles(
   }
   const finals = tiles.map((tile) => scratchTilePath(deps, run.runId, tile));
   const work = await mkdtemp(join(deps.scratchDir, 'work-'));
+  let survived = false;
   try {
     signal.throwIfAborted();
     const source = await deps.sources.resolve(run, signal);
@@ -70,10 +72,14 @@ export async function processTiles(
     if (failed) throw failed.reason;
     return results;
   } catch (error) {
+    survived = error instanceof ProcessGroupSurvivedError;
     throw classifyTileError(signal, error);
   } finally {
-    // Independent cleanups: each runs whatever the others did.
-    await Promise.all(finals.map((f) => rm(f, { force: true }).catch(() => {})));
-    await rm(work, { recursive: true, force: true }).catch(() => {});
+    // Independent cleanups: each runs whatever the others did. A group that survived SIGKILL
+    // may still write here: its files stay as evidence for the self-check.
+    if (!survived) {
+      await Promise.all(finals.map((f) => rm(f, { force: true }).catch(() => {})));
+      await rm(work, { recursive: true, force: true }).catch(() => {});
+    }
   }
 }

@@ -5,6 +5,7 @@ import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
 import { createLogger } from '../lib/log/logger.js';
 import { createSqsQueue } from '../lib/queue/sqs-queue.js';
 import { createS3Store } from '../lib/store/s3-store.js';
+import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
@@ -15,6 +16,7 @@ import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
 import { processTiles } from './process-tile.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
+import { guardSourceVersion } from './source-version-guard.js';
 import { createStopController } from './stop-controller.js';
 import { workerLoop } from './worker-loop.js';
 
@@ -50,11 +52,13 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       : {},
   );
   const ledger = createDynamoLedger(clients.documents, config.table);
-  const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
+  const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, {
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
   const cached = cachedSourceAccess(store, join(wc.scratchDir, 'sources'));
   const sources = routeSourceAccess(
-    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(),
+    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(store, join(wc.scratchDir, 'pins')),
     cached,
     NEEDS_LOCAL_SOURCE,
   );
@@ -73,6 +77,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
 
   const toolEnv = gdalEnv(config, proc.env);
   const metatileEngine = metatileCommand(wc.gdalPython);
+  const deletes = batchedDeletes(queue, log, Math.floor(wc.leaseMs / 3));
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
     const code = await workerLoop({
@@ -86,14 +91,14 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
         handleMessage(
           {
             ledger,
-            queue,
+            queue: deletes.queue,
             log,
             stop,
             workerId: wc.workerId,
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTiles: (run, tiles, signal) =>
+            processTiles: guardSourceVersion({ ledger, sources, log }, (run, tiles, signal) =>
               processTiles(
                 {
                   store,
@@ -102,7 +107,8 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   scratchDir: wc.scratchDir,
                   toolTimeoutMs: wc.toolTimeoutMs,
                   killGraceMs: wc.killGraceMs,
-                  toolEnv,
+                  // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs).
+                  toolEnv: { ...toolEnv, ...sources.toolEnv(run) },
                   metatileEngine,
                   onToolStart: (file, pid, started) => {
                     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
@@ -114,6 +120,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                 tiles,
                 signal,
               ),
+            ),
           },
           message,
         ),
@@ -121,6 +128,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     log.info({ code }, 'worker stopping');
     return code;
   } finally {
+    await deletes.flush();
     if (wc.countRequests) log.info({ requests: Object.fromEntries(requests) }, 'aws requests');
     stop.dispose();
     await sources.dispose().catch(() => {});

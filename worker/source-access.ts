@@ -1,25 +1,63 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunRecord } from '../lib/model/run.js';
 import { PART_SUFFIX } from '../lib/output/atomic-output.js';
+import { sourcePin } from '../lib/source/source-pin.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 
 /** How the tool reads a run's source: a /vsis3/ path (ranged reads) or one local copy per run. */
 export interface SourceAccess {
   resolve(run: RunRecord, signal?: AbortSignal): Promise<string>;
+  /** Environment the tool needs to read that path as the run's pinned source version. */
+  toolEnv(run: RunRecord): Record<string, string>;
+  /** Whether the run's source version can still be read this way (asked after a failure). */
+  readable(run: RunRecord, signal?: AbortSignal): Promise<boolean>;
   /** Frees what was kept for runs other than these (the cached copy of a finished run). */
   retain(runIds: ReadonlySet<string>): Promise<void>;
   dispose(): Promise<void>;
 }
 
-/** GDAL reads only the blocks a tile needs, by ranged GETs: no download at all. */
-export function rangedSourceAccess(): SourceAccess {
+/**
+ * GDAL reads only the blocks a tile needs, by ranged GETs: no download at all. Each GET carries
+ * `If-Match: "<the upload's ETag>"` (a header file per run in `dir`: GDAL_HTTP_HEADERS would
+ * strip the quotes), so a re-uploaded source fails the read instead of mixing bytes. /vsis3/
+ * cannot ask for a version id: on a versioned bucket an overwritten source fails here too.
+ */
+export function rangedSourceAccess(store: ObjectStore, dir: string): SourceAccess {
+  const headerFiles = new Map<string, string>();
   return {
     async resolve(run) {
       return `/vsis3/${run.source.bucket}/${run.source.key}`;
     },
-    async retain() {},
-    async dispose() {},
+    toolEnv(run): Record<string, string> {
+      const etag = sourcePin(run.source)?.etag;
+      // The header goes with every GET of the tool (GDAL 3.6 has no per-path headers): a VRT
+      // reads other objects, whose ETags differ, so a VRT source is read unpinned.
+      if (!etag || /\.vrt$/i.test(run.source.key)) return {};
+      let file = headerFiles.get(run.runId);
+      if (!file) {
+        file = join(dir, `${run.runId}.headers`);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(file, `If-Match: "${etag}"\r\n`);
+        headerFiles.set(run.runId, file);
+      }
+      return { GDAL_HTTP_HEADER_FILE: file };
+    },
+    async readable(run, signal) {
+      const etag = sourcePin(run.source)?.etag;
+      return (await store.head(run.source.key, { signal, pin: etag ? { etag } : undefined })) !== undefined;
+    },
+    async retain(runIds) {
+      for (const [runId, file] of [...headerFiles]) {
+        if (runIds.has(runId)) continue;
+        headerFiles.delete(runId);
+        await rm(file, { force: true });
+      }
+    },
+    async dispose() {
+      headerFiles.clear();
+    },
   };
 }
 
@@ -31,7 +69,8 @@ export function cachedSourceAccess(store: ObjectStore, dir: string): SourceAcces
     await mkdir(join(dir, run.runId), { recursive: true });
     const part = `${target}${PART_SUFFIX}`;
     try {
-      await store.download(run.source.key, part, { signal });
+      // The run's version, by version id where there is one: a re-upload since does not matter.
+      await store.download(run.source.key, part, { signal, pin: sourcePin(run.source) });
       await rename(part, target);
     } finally {
       await rm(part, { force: true });
@@ -48,6 +87,13 @@ export function cachedSourceAccess(store: ObjectStore, dir: string): SourceAcces
         copy.catch(() => copies.delete(run.runId));
       }
       return copy;
+    },
+    toolEnv() {
+      return {};
+    },
+    async readable(run, signal) {
+      if (copies.has(run.runId)) return true;
+      return (await store.head(run.source.key, { signal, pin: sourcePin(run.source) })) !== undefined;
     },
     async retain(runIds) {
       for (const runId of [...copies.keys()]) {
@@ -72,6 +118,8 @@ export function routeSourceAccess(
   const pick = (operation: string) => (needsLocal.has(operation) ? local : preferred);
   return {
     resolve: (run, signal) => pick(run.operation).resolve(run, signal),
+    toolEnv: (run) => pick(run.operation).toolEnv(run),
+    readable: (run, signal) => pick(run.operation).readable(run, signal),
     async retain(runIds) {
       await preferred.retain(runIds);
       if (local !== preferred) await local.retain(runIds);

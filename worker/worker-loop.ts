@@ -1,6 +1,7 @@
 import type { Logger } from '../lib/log/logger.js';
+import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
-import { EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import type { MessageOutcome } from './handle-message.js';
 import type { StopController } from './stop-controller.js';
 
@@ -18,7 +19,8 @@ export interface WorkerLoopDeps {
 
 /**
  * Long-polls the queue and handles one message at a time (one tool per worker: scale with
- * workers). Returns the exit code: 75 after a stop request, 0 after the idle limit.
+ * workers). Returns the exit code: 75 after a stop request, 0 after the idle limit, 1 when
+ * a tool's process group survived SIGKILL.
  */
 export async function workerLoop(deps: WorkerLoopDeps): Promise<number> {
   const now = deps.now ?? Date.now;
@@ -47,6 +49,15 @@ export async function workerLoop(deps: WorkerLoopDeps): Promise<number> {
         const outcome = await deps.handle(message);
         deps.log.debug({ messageId: message.id, outcome }, 'message handled');
       } catch (error) {
+        if (error instanceof ProcessGroupSurvivedError) {
+          // This machine cannot kill its tools: take no more work, exit 1 so the task is
+          // replaced. The claim and the message stay; both come back when the lease expires.
+          deps.log.fatal(
+            { err: error, messageId: message.id },
+            'a tool survived SIGKILL: taking no more work; the claim is kept until its lease expires',
+          );
+          return EXIT_FATAL;
+        }
         // The message stays invisible until its timeout and comes back: nothing is lost.
         deps.log.error({ err: error, messageId: message.id }, 'message failed; it will be redelivered');
       }

@@ -21,7 +21,8 @@ export function localCredentials(config: Config): { accessKeyId: string; secretA
   return config.localCredentials ?? LOCAL_CREDENTIALS;
 }
 
-function common(config: Config, endpoint: string | undefined) {
+/** Region, retries, request bounds and local credentials: the settings every geohub client shares. */
+export function clientSettings(config: Config, endpoint: string | undefined) {
   return {
     region: config.region,
     maxAttempts: config.maxAttempts,
@@ -63,12 +64,12 @@ function countRequests(
 
 /** One set of SDK clients per process, honouring local endpoints when configured. */
 export function createAwsClients(config: Config, options: ClientOptions = {}): AwsClients {
-  const dynamodb = new DynamoDBClient(common(config, config.endpoints.dynamodb));
+  const dynamodb = new DynamoDBClient(clientSettings(config, config.endpoints.dynamodb));
   const documents = DynamoDBDocumentClient.from(dynamodb, {
     marshallOptions: { removeUndefinedValues: true },
   });
   const s3 = new S3Client({
-    ...common(config, config.endpoints.s3),
+    ...clientSettings(config, config.endpoints.s3),
     ...(config.endpoints.s3
       ? {
           // s3rver needs path-style URLs, and stores aws-chunked framing verbatim unless
@@ -79,7 +80,7 @@ export function createAwsClients(config: Config, options: ClientOptions = {}): A
         }
       : {}),
   });
-  const sqs = new SQSClient(common(config, config.endpoints.sqs));
+  const sqs = new SQSClient(clientSettings(config, config.endpoints.sqs));
   countRequests(dynamodb, 'DynamoDB', options.onRequest);
   countRequests(s3, 'S3', options.onRequest);
   countRequests(sqs, 'SQS', options.onRequest);

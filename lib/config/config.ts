@@ -13,12 +13,13 @@ const schema = z.object({
   GEOHUB_ENDPOINT_DYNAMODB: url.optional(),
   GEOHUB_ENDPOINT_S3: url.optional(),
   GEOHUB_ENDPOINT_SQS: url.optional(),
-  // Per-start credentials of the local stand-ins (see docs/architecture.md); unused on AWS.
+  // Per-start credentials of the local stand-ins (docs/architecture.md#access); unused on AWS.
   GEOHUB_LOCAL_ACCESS_KEY_ID: z
     .string()
     .regex(/^[A-Za-z0-9]{8,128}$/)
     .optional(),
   GEOHUB_LOCAL_SECRET_ACCESS_KEY: z.string().min(8).max(128).optional(),
+  GEOHUB_ENDPOINT_SFN: url.optional(),
   GEOHUB_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name'),
   GEOHUB_TABLE: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'not a valid DynamoDB table name'),
   GEOHUB_QUEUE_URL: url,
@@ -36,7 +37,12 @@ const schema = z.object({
 
 export interface Config {
   readonly region: string;
-  readonly endpoints: { readonly dynamodb?: string; readonly s3?: string; readonly sqs?: string };
+  readonly endpoints: {
+    readonly dynamodb?: string;
+    readonly s3?: string;
+    readonly sqs?: string;
+    readonly sfn?: string;
+  };
   /** Credentials the local stand-ins were started with (absent on AWS: the default chain). */
   readonly localCredentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
   readonly bucket: string;
@@ -65,7 +71,12 @@ export function loadConfig(env: Env = process.env): Config {
   const e = parsed.data;
   return {
     region: e.GEOHUB_REGION,
-    endpoints: { dynamodb: e.GEOHUB_ENDPOINT_DYNAMODB, s3: e.GEOHUB_ENDPOINT_S3, sqs: e.GEOHUB_ENDPOINT_SQS },
+    endpoints: {
+      dynamodb: e.GEOHUB_ENDPOINT_DYNAMODB,
+      s3: e.GEOHUB_ENDPOINT_S3,
+      sqs: e.GEOHUB_ENDPOINT_SQS,
+      sfn: e.GEOHUB_ENDPOINT_SFN,
+    },
     ...(e.GEOHUB_LOCAL_ACCESS_KEY_ID && e.GEOHUB_LOCAL_SECRET_ACCESS_KEY
       ? {
           localCredentials: {

@@ -8,7 +8,9 @@ export const runEventSchema = z.object({ runId: runIdSchema });
 export const markFailedEventSchema = z.object({
   runId: runIdSchema,
   /** The execution's source, so a run that failed before split recorded it can still be recorded. */
-  source: z.object({ bucket: z.string(), key: z.string(), version: z.string() }).optional(),
+  source: z
+    .object({ bucket: z.string(), key: z.string(), version: z.string(), etag: z.string().optional() })
+    .optional(),
   error: z.object({ Error: z.string().max(256), Cause: z.string().max(32_768).optional() }),
 });
 

@@ -69,3 +69,19 @@ export function spotCost(rate: number, a: SpotAssumptions = SEED_ASSUMPTIONS): S
     interruptions: { checkpointed: n * perWindow, withoutCheckpoints: restarts },
   };
 }
+
+/**
+ * The interruption rate at which checkpointed spot stops being cheaper than on-demand: where
+ * `spotCost(rate).spotCheckpointed` equals the on-demand cost. Each interruption costs the lost
+ * part of the in-flight sub-tile plus the restart; solving the model above for the rate gives
+ * r / (1 − r) = w (1/spotRatio − 1) / (loss + restart), independent of the job's length.
+ * 0 when spot is never cheaper; 1 when an interruption costs nothing.
+ */
+export function breakEvenRate(a: SpotAssumptions = SEED_ASSUMPTIONS): number {
+  const w = a.subTileMinutes;
+  const perInterruption = Math.max(0, w - a.warningMinutes) ** 2 / (2 * w) + a.restartMinutes;
+  if (a.spotRatio >= 1) return 0;
+  if (perInterruption <= 0) return 1;
+  const k = (w * (1 / a.spotRatio - 1)) / perInterruption;
+  return k / (1 + k);
+}

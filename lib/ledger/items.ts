@@ -56,6 +56,7 @@ export function toMetatileRecord(item: Record<string, unknown>): MetatileRecord 
     error: item.error as MetatileRecord['error'],
     lastError: item.lastError as MetatileRecord['lastError'],
     durationMs: optionalNumber(item.durationMs),
+    updatedAt: item.updatedAt === undefined ? undefined : String(item.updatedAt),
   };
 }
 
@@ -77,5 +78,6 @@ export function tilesOf(record: MetatileRecord): TileRecord[] {
     error: record.error,
     lastError: record.lastError,
     durationMs: record.durationMs,
+    updatedAt: record.updatedAt,
   }));
 }

@@ -15,7 +15,13 @@ export type OperationName = (typeof OPERATIONS)[number];
 export interface SourceRef {
   readonly bucket: string;
   readonly key: string;
+  /** The upload's version id on a versioned bucket, else its ETag: the run's identity. */
   readonly version: string;
+  /**
+   * The upload's ETag (unquoted), from its S3 event: every read of the source is pinned to it
+   * (lib/source/source-pin.ts). Absent on runs recorded before pinning.
+   */
+  readonly etag?: string;
 }
 
 export interface RunCounters {
@@ -75,6 +81,8 @@ export interface MetatileRecord {
   /** Why the last attempt gave the metatile back (a retryable failure or an interruption). */
   readonly lastError?: TileError;
   readonly durationMs?: number;
+  /** When the record last changed (for a DONE metatile: when its marker was written). */
+  readonly updatedAt?: string;
 }
 
 /** One sub-tile as the ledger sees it: its metatile's state, and its own output once marked. */
@@ -95,4 +103,6 @@ export interface TileRecord {
   /** Why the last attempt gave the sub-tile back (a retryable failure or an interruption). */
   readonly lastError?: TileError;
   readonly durationMs?: number;
+  /** Its metatile's `updatedAt`. */
+  readonly updatedAt?: string;
 }

@@ -12,6 +12,7 @@ const DATA_PATTERNS = [
   /no (coordinate system|SRS|CRS)|missing (source )?(srs|crs)/i,
   /does not exist in the file system|No such file or directory/i,
   /truncated|corrupt|Invalid (LAS|LAZ|header|file)|Invalid LAS\/LAZ source/i,
+  /Unsupported LAS\/LAZ source/i,
 ];
 
 // What a flaky network or an overloaded service looks like: another attempt may well succeed.

@@ -41,6 +41,11 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     const name = error instanceof Error ? error.name : 'LazPerfError';
     const message = error instanceof Error ? error.message : `laz-perf failed: ${String(error)}`;
+    if (name === 'UnsupportedSourceError') {
+      // A valid file this engine cannot read: terminal like bad data, but not called invalid.
+      process.stderr.write(`Unsupported LAS/LAZ source (${name}): ${message}\n`);
+      return EXIT_DATA;
+    }
     if (isDataError(error)) {
       // Worded so classifyFailure (lib/operations/classify-failure.ts) sees a data failure.
       process.stderr.write(`Invalid LAS/LAZ source (${name}): ${message}\n`);

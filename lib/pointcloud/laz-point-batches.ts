@@ -1,3 +1,4 @@
+import { UnsupportedSourceError } from '../source/errors.js';
 import { decodePointRecords, type PointBatch } from './decode-point-records.js';
 import { loadLazPerf } from './load-laz-perf.js';
 import type { OpenedPointCloud } from './open-point-cloud.js';
@@ -9,6 +10,12 @@ export const LAZ_BATCH_POINTS = 65_536;
  * node by node instead.
  */
 export const MAX_LAZ_BYTES = 1024 * 1024 * 1024;
+/**
+ * The point formats laz-perf 0.0.7 has decompressors for. Formats 4, 5, 9 and 10 carry waveform
+ * packets (LASzip's WAVEPACKET items), which it lacks: fed one, it traps on out-of-bounds WASM
+ * memory, a decoder fault that must not be reported as bad data.
+ */
+export const LAZ_PERF_FORMATS: ReadonlySet<number> = new Set([0, 1, 2, 3, 6, 7, 8]);
 
 /**
  * The points of a (non-COPC) LAZ file, decoded one by one by laz-perf and handed out in
@@ -25,6 +32,14 @@ export async function* lazPointBatches(
     throw new RangeError(
       `${cloud.path} is a ${Math.round(bytes / 2 ** 20)} MiB LAZ file without a spatial index; the local ` +
         `engine decodes plain LAZ up to ${MAX_LAZ_BYTES / 2 ** 20} MiB: convert it to COPC (pdal translate … --writers.copc) or run with PDAL`,
+    );
+  }
+  const format = cloud.las.pointDataRecordFormat;
+  if (!LAZ_PERF_FORMATS.has(format)) {
+    throw new UnsupportedSourceError(
+      `${cloud.path} is LAZ with point format ${format} (waveform packets), which the local engine's LAZ ` +
+        'decoder (laz-perf) cannot decompress; the file is valid: decompress it to LAS (e.g. laszip, or ' +
+        'pdal translate in.laz out.las) or run it on a PDAL worker',
     );
   }
   const lazPerf = await loadLazPerf();

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-
 /** Decodes a LAZ file held in WASM memory, point by point. */
 export interface LazPerfFileReader {
   open(pointer: number, length: number): void;
@@ -28,7 +26,6 @@ export interface LazPerfModule {
   readonly ChunkDecoder: new () => LazPerfChunkDecoder;
 }
 
-const require = createRequire(import.meta.url);
 let instance: Promise<LazPerfModule> | undefined;
 
 /**
@@ -42,7 +39,10 @@ export function loadLazPerf(): Promise<LazPerfModule> {
     const uncaught = new Set(process.listeners('uncaughtException'));
     const rejection = new Set(process.listeners('unhandledRejection'));
     try {
-      const { createLazPerf } = require('laz-perf') as { createLazPerf: () => Promise<LazPerfModule> };
+      // A static specifier, so that the worker bundle (scripts/bundle-worker.mjs) carries laz-perf.
+      const { createLazPerf } = (await import('laz-perf')) as unknown as {
+        createLazPerf: () => Promise<LazPerfModule>;
+      };
       return await createLazPerf();
     } finally {
       for (const listener of process.listeners('uncaughtException')) {

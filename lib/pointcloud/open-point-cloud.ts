@@ -1,13 +1,14 @@
 import { open } from 'node:fs/promises';
-import { Header } from 'copc/lib/las/header.js';
+import type { Header } from 'copc/lib/las/header.js';
 import { Vlr } from 'copc/lib/las/vlr.js';
 import type { BlockReader } from '../source/block-reader.js';
 import { detectFormat, MAGIC_BYTES, previewBytes } from '../source/detect-format.js';
 import { TruncatedSourceError, UnrecognisedFormatError } from '../source/errors.js';
 import { readLasHeader } from '../source/las-header.js';
+import { parseLasPublicHeader } from '../source/las-public-header.js';
 import type { PointCloudHeader } from '../source/source-header.js';
 
-/** The LAS 1.4 header size: copc's parser wants this many bytes even for a 227-byte 1.2 header. */
+/** The largest LAS public header (1.4); shorter ones are read from its first bytes. */
 const LAS_14_HEADER = 375;
 
 /** A local LAS/LAZ/COPC file, open for ranged reads. */
@@ -77,7 +78,7 @@ export async function openPointCloud(path: string): Promise<OpenedPointCloud> {
     const header = await readLasHeader(blockReader, path);
     const padded = new Uint8Array(LAS_14_HEADER);
     padded.set(await read(0, Math.min(LAS_14_HEADER, size)));
-    const las = Header.parse(padded);
+    const las: Header = parseLasPublicHeader(padded);
     const vlrs = await Vlr.walk(read, las);
     return { path, header, las, vlrs, read, close: () => handle.close() };
   } catch (error) {

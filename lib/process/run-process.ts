@@ -64,10 +64,17 @@ export async function runProcess(
 
   let stopping: { kind: 'timeout' } | { kind: 'cancel'; reason: unknown } | { kind: 'cleanup' } | undefined;
   let termination: Promise<unknown> | undefined;
+  // A group that survives SIGKILL never lets the child settle: its error must end the wait.
+  let survived: (error: unknown) => void = () => {};
+  const unkillable = new Promise<never>((_, reject) => {
+    survived = reject;
+  });
+  unkillable.catch(() => {});
   const stop = (why: NonNullable<typeof stopping>) => {
     if (stopping) return;
     stopping = why;
     termination = terminateGroup(pgid, { graceMs: options.graceMs });
+    termination.catch(survived);
   };
   const timer = setTimeout(() => stop({ kind: 'timeout' }), options.timeoutMs);
   const onAbort = () => stop({ kind: 'cancel', reason: options.signal?.reason });
@@ -79,7 +86,7 @@ export async function runProcess(
   });
 
   try {
-    const result = await child;
+    const result = await Promise.race([child, unkillable]);
     if (termination) await termination;
     const durationMs = Date.now() - started;
     if (stopping?.kind === 'timeout') {

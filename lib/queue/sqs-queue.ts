@@ -1,5 +1,6 @@
 import {
   ChangeMessageVisibilityCommand,
+  DeleteMessageBatchCommand,
   DeleteMessageCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
@@ -16,7 +17,11 @@ const SEND_ATTEMPTS = 5;
 
 export interface SqsQueueOptions {
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The client's bound on one request (config.requestTimeoutMs); a long poll gets its wait on top. */
+  readonly requestTimeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The WorkQueue on SQS (or the local SQS emulator, through the client's endpoint). */
 export function createSqsQueue(
@@ -26,6 +31,7 @@ export function createSqsQueue(
   options: SqsQueueOptions = {},
 ): WorkQueue {
   const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
   const queue: WorkQueue = {
     async receive(max, waitSeconds, visibilitySeconds, requestOptions) {
@@ -40,7 +46,9 @@ export function createSqsQueue(
           MessageSystemAttributeNames: ['ApproximateReceiveCount'],
           MessageAttributeNames: ['All'],
         }),
-        abortOf(requestOptions),
+        // The request timeout runs until the response headers arrive, and a long poll sends
+        // them only when its wait is over: the bound is the wait plus the usual timeout.
+        { ...abortOf(requestOptions), requestTimeout: waitSeconds * 1000 + requestTimeoutMs },
       );
       return (r.Messages ?? []).map((m) => ({
         id: m.MessageId ?? '',
@@ -71,6 +79,24 @@ export function createSqsQueue(
         new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.receiptHandle }),
         abortOf(requestOptions),
       );
+    },
+
+    async deleteBatch(messages, requestOptions) {
+      for (let i = 0; i < messages.length; i += BATCH) {
+        const r = await sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: messages
+              .slice(i, i + BATCH)
+              .map((m, j) => ({ Id: String(j), ReceiptHandle: m.receiptHandle })),
+          }),
+          abortOf(requestOptions),
+        );
+        if ((r.Failed ?? []).length > 0)
+          throw new Error(
+            `could not delete ${r.Failed!.length} messages: ${r.Failed![0]?.Message ?? r.Failed![0]?.Code}`,
+          );
+      }
     },
 
     async sendBatch(bodies, requestOptions): Promise<SendResult> {

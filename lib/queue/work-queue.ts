@@ -30,6 +30,8 @@ export interface WorkQueue {
   /** Sets the message's visibility timeout from now (the heartbeat; 0 returns it at once). */
   setVisibility(message: ReceivedMessage, seconds: number, options?: RequestOptions): Promise<void>;
   delete(message: ReceivedMessage, options?: RequestOptions): Promise<void>;
+  /** Deletes messages ten per request; throws if any entry failed (those messages come back). */
+  deleteBatch(messages: readonly ReceivedMessage[], options?: RequestOptions): Promise<void>;
   /** Sends bodies in batches of ten, retrying entries that fail; reports what still failed. */
   sendBatch(bodies: readonly string[], options?: RequestOptions): Promise<SendResult>;
   /**

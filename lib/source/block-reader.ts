@@ -1,5 +1,5 @@
 import { objectLocation } from '../store/object-location.js';
-import type { ObjectStore } from '../store/object-store.js';
+import type { ObjectPin, ObjectStore } from '../store/object-store.js';
 import { ImplausibleHeaderError, SourceReadError, TruncatedSourceError } from './errors.js';
 
 export interface BlockReaderOptions {
@@ -10,6 +10,8 @@ export interface BlockReaderOptions {
   /** Largest single read a header parser may ask for: a corrupt count must not make us download gigabytes. */
   readonly maxReadBytes?: number;
   readonly signal?: AbortSignal;
+  /** Every read is of this version (the run's source version: ./source-pin.ts). */
+  readonly pin?: ObjectPin;
 }
 
 /** Random access to an object through cached, block-aligned ranged GETs. */
@@ -60,7 +62,7 @@ export function createBlockReader(
       stats.requests += 1;
       let bytes: Uint8Array;
       try {
-        bytes = await store.getRange(key, start, end, { signal: options.signal });
+        bytes = await store.getRange(key, start, end, { signal: options.signal, pin: options.pin });
       } catch (error) {
         if (options.signal?.aborted) throw error;
         throw new SourceReadError(

@@ -46,7 +46,7 @@ export class ImplausibleHeaderError extends Error {
   }
 }
 
-/** A valid file of a kind geohub does not process (GCP georeferencing, LAS 1.3, …). */
+/** A valid file of a kind geohub does not process (GCP georeferencing, …). */
 export class UnsupportedSourceError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -1,13 +1,14 @@
-import { Header } from 'copc/lib/las/header.js';
+import type { Header } from 'copc/lib/las/header.js';
 import { Vlr } from 'copc/lib/las/vlr.js';
 import { bboxOfPoints } from '../tiling/bbox.js';
 import type { BlockReader } from './block-reader.js';
-import { CorruptHeaderError, TruncatedSourceError, UnsupportedSourceError } from './errors.js';
+import { CorruptHeaderError, TruncatedSourceError } from './errors.js';
 import { checkPointCloud } from './header-limits.js';
 import { crsFromLasVlrs } from './las-crs.js';
+import { LAS_HEADER_LENGTH, parseLasPublicHeader } from './las-public-header.js';
 import type { PointCloudHeader } from './source-header.js';
 
-/** The LAS 1.0–1.3 public header block; 1.4 extends it to 375 bytes. */
+/** The LAS 1.0–1.2 public header block; 1.3 extends it to 235 bytes, 1.4 to 375. */
 const LAS_HEADER_MIN = 227;
 const LAS_14_HEADER = 375;
 const VLR_HEADER = 54;
@@ -18,8 +19,8 @@ const MAX_VLRS = 10_000;
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Reads a LAS/LAZ/COPC header through ranged GETs only: the public header block (parsed by the
- * `copc` package), then the VLRs and EVLRs for the CRS. No point is decoded, so laz-perf is never
+ * Reads a LAS/LAZ/COPC header (LAS 1.0 to 1.4, point formats 0–10) through ranged GETs only: the
+ * public header block, then the VLRs and EVLRs for the CRS. No point is decoded, so laz-perf is never
  * loaded.
  */
 export async function readLasHeader(reader: BlockReader, where: string): Promise<PointCloudHeader> {
@@ -35,30 +36,19 @@ export async function readLasHeader(reader: BlockReader, where: string): Promise
   const minor = raw[25]!;
   if (major !== 1 || minor > 4)
     throw new CorruptHeaderError(`${where}: LAS version ${major}.${minor} does not exist`);
-  if (minor !== 2 && minor !== 4) {
-    throw new UnsupportedSourceError(
-      `${where}: LAS ${major}.${minor} is not supported (LAS 1.2 and 1.4 are); convert it, e.g. with ` +
-        '`pdal translate` or `las2las -set_version 1.4`',
-    );
-  }
   const headerLength = view.getUint16(94, true);
-  const minimum = minor === 4 ? LAS_14_HEADER : LAS_HEADER_MIN;
+  const minimum = LAS_HEADER_LENGTH[minor]!;
   if (headerLength < minimum) {
     throw new CorruptHeaderError(`${where}: the LAS 1.${minor} header size field says ${headerLength} bytes`);
   }
   if (size < headerLength) {
     throw new TruncatedSourceError(`${where}: the header is ${headerLength} bytes, the object has ${size}`);
   }
-  // copc's parser wants 375 bytes even for a 227-byte 1.2 header; the bytes past it are not read.
-  const padded = new Uint8Array(LAS_14_HEADER);
-  padded.set(raw);
-  let header: Header;
-  try {
-    header = Header.parse(padded);
-  } catch (error) {
-    throw new CorruptHeaderError(`${where}: the LAS header does not parse: ${(error as Error).message}`, {
-      cause: error,
-    });
+  const header: Header = parseLasPublicHeader(raw);
+  if (header.pointDataRecordFormat > 10) {
+    throw new CorruptHeaderError(
+      `${where}: point data record format ${header.pointDataRecordFormat} does not exist (LAS knows 0–10)`,
+    );
   }
   checkPointCloud(where, header.pointCount, header.min, header.max, header.scale);
 

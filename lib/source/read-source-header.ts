@@ -44,7 +44,11 @@ export async function readSourceHeader(
   options: BlockReaderOptions = {},
 ): Promise<SourceHeaderRead> {
   const where = objectLocation(store, key);
-  const head = await store.head(key, { signal: options.signal });
+  const head = await store.head(key, { signal: options.signal, pin: options.pin });
+  if (!head && options.pin)
+    throw new SourceNotFoundError(
+      `${where} was overwritten or deleted after its upload (ETag ${options.pin.etag}): upload it again`,
+    );
   if (!head) throw new SourceNotFoundError(`${where} does not exist`);
   if (head.bytes === 0) throw new EmptySourceError(`${where} is empty (0 bytes): nothing to split`);
   const reader = createBlockReader(store, key, head.bytes, options);

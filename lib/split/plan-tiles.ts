@@ -1,9 +1,13 @@
 import type { SourceHeader } from '../source/source-header.js';
 import { type Bbox, bboxCorners, hasArea } from '../tiling/bbox.js';
+import { checkCrsBounds } from '../tiling/check-crs-bounds.js';
+import type { CrsRef } from '../tiling/crs-ref.js';
+import { UnsupportedCrsError } from '../tiling/errors.js';
 import { nativeZoom } from '../tiling/native-zoom.js';
 import { reprojectFootprint } from '../tiling/reproject-footprint.js';
-import { resolveCrs } from '../tiling/resolve-crs.js';
-import { type TileRange, tileCount, tileRange } from '../tiling/tile-range.js';
+import { type ResolvedCrs, resolveCrs } from '../tiling/resolve-crs.js';
+import { type TileRange, tileCount } from '../tiling/tile-range.js';
+import { tileRanges } from '../tiling/tile-ranges.js';
 import { EmptyFootprintError, MissingCrsError, NotGeoreferencedError, TooManyTilesError } from './errors.js';
 import { MAX_JOB_ZOOM } from './job-params.js';
 
@@ -13,13 +17,17 @@ export const DEFAULT_MAX_TILES = 1_000_000;
 export interface TilePlan {
   /** The CRS the footprint was reprojected from, as a label. */
   readonly crs: string;
-  /** The source footprint in EPSG:3857, clamped to the Mercator limits. */
+  /**
+   * The source footprint in EPSG:3857, clamped to the Mercator latitudes; x runs past ±20037508 m
+   * when the source crosses the antimeridian.
+   */
   readonly bbox3857: Bbox;
   /** The source's resolution in EPSG:3857 metres per pixel (point clouds: mean point spacing). */
   readonly resolution: number;
   readonly nativeZoom: number;
   readonly zoom: number;
-  readonly range: TileRange;
+  /** One tile range, or two when the footprint crosses the antimeridian (east end, then west end). */
+  readonly ranges: readonly TileRange[];
   readonly total: number;
 }
 
@@ -35,6 +43,16 @@ function resolutionOf(header: SourceHeader, bbox: Bbox): number {
   const height = bbox[3] - bbox[1];
   if (header.kind === 'raster') return Math.hypot(width, height) / Math.hypot(header.width, header.height);
   return Math.sqrt((width * height) / header.pointCount);
+}
+
+/** The resolved CRS; a failure names the file as well as the CRS and what cannot be reprojected. */
+function resolveIn(ref: CrsRef, where: string): ResolvedCrs {
+  try {
+    return resolveCrs(ref);
+  } catch (error) {
+    if (!(error instanceof UnsupportedCrsError)) throw error;
+    throw new UnsupportedCrsError(`${where}: ${error.message}`, { cause: error });
+  }
 }
 
 /**
@@ -65,7 +83,8 @@ export function planTiles(
   if (header.kind === 'pointcloud' && header.pointCount === 0) {
     throw new EmptyFootprintError(`${where} has no points: nothing to grid`);
   }
-  const crs = resolveCrs(header.crs);
+  const crs = resolveIn(header.crs, where);
+  checkCrsBounds(ring, crs, where);
   const bbox3857 = reprojectFootprint(ring, crs);
   if (!bbox3857 || !hasArea(bbox3857)) {
     throw new EmptyFootprintError(
@@ -76,20 +95,20 @@ export function planTiles(
   const resolution = resolutionOf(header, bbox3857);
   const native = nativeZoom(resolution, 0, MAX_JOB_ZOOM);
   const zoom = requestedZoom ?? native;
-  const range = tileRange(bbox3857, zoom);
-  if (!range) {
+  const ranges = tileRanges(bbox3857, zoom);
+  if (ranges.length === 0) {
     throw new EmptyFootprintError(
       `${where} covers no tile at zoom ${zoom} (its footprint is thinner than a tile pixel)`,
     );
   }
-  const total = tileCount(range);
+  const total = ranges.reduce((sum, range) => sum + tileCount(range), 0);
   if (total > maxTiles) {
-    const cols = range.maxX - range.minX + 1;
-    const rows = range.maxY - range.minY + 1;
+    const cols = ranges.reduce((sum, range) => sum + range.maxX - range.minX + 1, 0);
+    const rows = ranges[0]!.maxY - ranges[0]!.minY + 1;
     throw new TooManyTilesError(
       `${where} at zoom ${zoom} needs ${fmt(total)} sub-tiles (${fmt(cols)} × ${fmt(rows)}), more than the cap of ` +
         `${fmt(maxTiles)}; choose a lower zoom (its native zoom is ${native}) in the .job.json sidecar`,
     );
   }
-  return { crs: crs.label, bbox3857, resolution, nativeZoom: native, zoom, range, total };
+  return { crs: crs.label, bbox3857, resolution, nativeZoom: native, zoom, ranges, total };
 }

@@ -21,6 +21,10 @@ export const splitRequestSchema = z.object({
       bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name'),
       key: keySchema,
       version: z.string().min(1).max(1024),
+      etag: z
+        .string()
+        .regex(/^[0-9A-Za-z-]{1,128}$/, 'an ETag is hex digits (and a part count)')
+        .optional(),
     })
     .strict(),
   /** Absent: chosen from the source's kind (raster-xyz for rasters, pointcloud-dtm for point clouds). */

@@ -5,9 +5,11 @@ import { runIdFor } from '../model/ids.js';
 import type { OperationName, RunStatus } from '../model/run.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { SourceHeader } from '../source/source-header.js';
+import { sourcePin } from '../source/source-pin.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { Bbox } from '../tiling/bbox.js';
 import { coverTiles } from '../tiling/cover-tiles.js';
+import type { TileRange } from '../tiling/tile-range.js';
 import { ForeignBucketError, OperationMismatchError, RunConflictError } from './errors.js';
 import { normaliseParams, paramsVersion } from './job-params.js';
 import { DEFAULT_MAX_TILES, planTiles } from './plan-tiles.js';
@@ -47,6 +49,11 @@ const OPERATION_FOR_KIND: Readonly<Record<SourceHeader['kind'], OperationName>> 
   pointcloud: 'pointcloud-dtm',
 };
 
+/** The tiles of every range, range after range, each in 4×4 blocks (a block never spans the antimeridian). */
+function* coverRanges(ranges: readonly TileRange[]) {
+  for (const range of ranges) yield* coverTiles(range, MANIFEST_BLOCK);
+}
+
 /**
  * Splits one uploaded source into sub-tiles: reads its header by ranged GETs, plans the XYZ tile
  * cover, writes the manifest to `runs/<runId>/`, and records the run (SPLITTING, then RUNNING with
@@ -61,7 +68,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     throw new ForeignBucketError(`${where} is not in this deployment's bucket ${store.bucket}`);
   }
 
-  const { header, read } = await readSourceHeader(store, source.key, { signal });
+  const { header, read } = await readSourceHeader(store, source.key, { signal, pin: sourcePin(source) });
   const operation = request.operation ?? OPERATION_FOR_KIND[header.kind];
   if (OPERATION_FOR_KIND[header.kind] !== operation) {
     throw new OperationMismatchError(
@@ -97,7 +104,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     }
   }
 
-  const manifest = await writeManifest(store, coverTiles(plan.range, MANIFEST_BLOCK), {
+  const manifest = await writeManifest(store, coverRanges(plan.ranges), {
     runId,
     operation,
     paramsVersion: version,

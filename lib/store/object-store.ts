@@ -11,15 +11,27 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
+/** One version of an object: a read pinned to it fails rather than return other bytes. */
+export interface ObjectPin {
+  readonly versionId?: string;
+  /** Unquoted. */
+  readonly etag?: string;
+}
+
+export interface ReadOptions extends RequestOptions {
+  /** Read this version only: ObjectVersionGoneError (or head → undefined) once it is gone. */
+  readonly pin?: ObjectPin;
+}
+
 /**
  * The object store (S3 on AWS, s3rver locally). Domain code depends on this interface; only
  * the adapter imports the SDK.
  */
 export interface ObjectStore {
   readonly bucket: string;
-  head(key: string, options?: RequestOptions): Promise<ObjectHead | undefined>;
+  head(key: string, options?: ReadOptions): Promise<ObjectHead | undefined>;
   /** Reads bytes [start, end] inclusive: a ranged GET, never the whole object. */
-  getRange(key: string, start: number, end: number, options?: RequestOptions): Promise<Uint8Array>;
+  getRange(key: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array>;
   getText(key: string, options?: RequestOptions): Promise<string>;
   getStream(key: string, options?: RequestOptions): Promise<Readable>;
   /** Uploads a local file; resolves only once the object is durable, with its ETag and size. */
@@ -34,7 +46,7 @@ export interface ObjectStore {
     options?: RequestOptions & { contentType?: string },
   ): Promise<ObjectHead>;
   /** Streams a local download of the object to `path`. */
-  download(key: string, path: string, options?: RequestOptions): Promise<ObjectHead>;
+  download(key: string, path: string, options?: ReadOptions): Promise<ObjectHead>;
   list(prefix: string, options?: RequestOptions): AsyncIterable<{ key: string; bytes: number; etag: string }>;
   delete(key: string, options?: RequestOptions): Promise<void>;
 }

@@ -39,6 +39,10 @@ export async function uploadFileMultipart(
   const { size } = await stat(path);
   const partBytes = Math.max(options.partBytes ?? DEFAULT_PART_BYTES, Math.ceil(size / MAX_PARTS), 5 * MiB);
   const attempts = options.partAttempts ?? 3;
+  const partTimeoutMs = options.partTimeoutMs ?? 120_000;
+  // Completing assembles the object (s3rver copies every part; S3 takes up to minutes): bounded
+  // by the size, at a pessimistic 20 MB/s, never less than a minute.
+  const completeTimeoutMs = Math.max(60_000, Math.ceil(size / (20 * MiB)) * 1_000);
   const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }), {
     abortSignal: options.signal,
   });
@@ -53,7 +57,7 @@ export async function uploadFileMultipart(
       let etag: string | undefined;
       for (let attempt = 1; etag === undefined; attempt += 1) {
         options.signal?.throwIfAborted();
-        const timeout = AbortSignal.timeout(options.partTimeoutMs ?? 120_000);
+        const timeout = AbortSignal.timeout(partTimeoutMs);
         const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
         try {
           const r = await s3.send(
@@ -65,7 +69,8 @@ export async function uploadFileMultipart(
               ContentLength: end - start,
               Body: end > start ? createReadStream(path, { start, end: end - 1 }) : Buffer.alloc(0),
             }),
-            { abortSignal: signal },
+            // The part's own bound replaces the client's request timeout (sized for small calls).
+            { abortSignal: signal, requestTimeout: partTimeoutMs },
           );
           etag = r.ETag ?? '';
         } catch (error) {
@@ -83,7 +88,7 @@ export async function uploadFileMultipart(
         UploadId: uploadId,
         MultipartUpload: { Parts: parts },
       }),
-      { abortSignal: options.signal },
+      { abortSignal: options.signal, requestTimeout: completeTimeoutMs },
     );
     return { bytes: size, etag: done.ETag ?? '', versionId: done.VersionId };
   } catch (error) {

@@ -1,19 +1,37 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   ListObjectsV2Command,
   NotFound,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { ObjectHead, ObjectStore, RequestOptions } from './object-store.js';
+import { ObjectVersionGoneError } from './errors.js';
+import type { ObjectHead, ObjectPin, ObjectStore, ReadOptions, RequestOptions } from './object-store.js';
+
+/** Up to this size an upload is sent from memory, so that the SDK can retry it. */
+export const BUFFERED_UPLOAD_MAX_BYTES = 64 * 1024 * 1024;
 
 const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
+
+/** A pinned read's parameters: the version, and the ETag it must still have (If-Match). */
+const pinOf = (pin?: ObjectPin) => ({
+  ...(pin?.versionId ? { VersionId: pin.versionId } : {}),
+  ...(pin?.etag ? { IfMatch: `"${pin.etag}"` } : {}),
+});
+
+/** S3's answers when the pinned version is not there: If-Match failed, or no such version. */
+function isVersionGone(error: unknown, pin?: ObjectPin): boolean {
+  if (!pin) return false;
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.$metadata?.httpStatusCode === 412 || e.name === 'NoSuchVersion' || isNotFound(error);
+}
 
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -22,11 +40,18 @@ function isNotFound(error: unknown): boolean {
 
 /** The ObjectStore on S3 (or s3rver, through the client's endpoint). */
 export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
-  const getBody = async (key: string, options?: RequestOptions, range?: string) => {
-    const r = await s3.send(
-      new GetObjectCommand({ Bucket: bucket, Key: key, Range: range }),
-      abortOf(options),
-    );
+  const getBody = async (key: string, options?: ReadOptions, range?: string) => {
+    let r: GetObjectCommandOutput;
+    try {
+      r = await s3.send(
+        new GetObjectCommand({ Bucket: bucket, Key: key, Range: range, ...pinOf(options?.pin) }),
+        abortOf(options),
+      );
+    } catch (error) {
+      if (isVersionGone(error, options?.pin))
+        throw new ObjectVersionGoneError(`s3://${bucket}/${key}: the version read is gone`, { cause: error });
+      throw error;
+    }
     if (!r.Body) throw new Error(`s3://${bucket}/${key} has no body`);
     return r;
   };
@@ -35,10 +60,13 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
     bucket,
     async head(key, options) {
       try {
-        const r = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), abortOf(options));
+        const r = await s3.send(
+          new HeadObjectCommand({ Bucket: bucket, Key: key, ...pinOf(options?.pin) }),
+          abortOf(options),
+        );
         return { bytes: r.ContentLength ?? 0, etag: r.ETag ?? '', versionId: r.VersionId };
       } catch (error) {
-        if (isNotFound(error)) return undefined;
+        if (isNotFound(error) || isVersionGone(error, options?.pin)) return undefined;
         throw error;
       }
     },
@@ -56,11 +84,14 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
     },
     async putFile(key, path, options) {
       const { size } = await stat(path);
+      // The SDK cannot retry a request whose body was a consumed stream: S3's routine 503
+      // SlowDown would fail the upload at once. A buffer is re-sent on each attempt.
+      const body = size <= BUFFERED_UPLOAD_MAX_BYTES ? await readFile(path) : createReadStream(path);
       const r = await s3.send(
         new PutObjectCommand({
           Bucket: bucket,
           Key: key,
-          Body: createReadStream(path),
+          Body: body,
           ContentLength: size,
           ContentType: options?.contentType,
         }),

@@ -1,12 +1,19 @@
 /**
+ * GeoKeys by their names in the GeoTIFF specification (GTModelTypeGeoKey, ProjCoordTransGeoKey,
+ * ProjStdParallel1GeoKey, …): codes and parameters as numbers, citations as text.
+ */
+export type GeoKeys = Readonly<Record<string, number | string | readonly number[] | undefined>>;
+
+/**
  * What a source file says about its coordinate reference system, before geohub decides whether
  * it can reproject it: an EPSG code (GeoTIFF GeoKeys, LAS GeoKeyDirectory VLR), a WKT string
- * (LAS OGC WKT VLR), or user-defined GeoKeys that name no code.
+ * (LAS OGC WKT VLR, an ESRI PE string in a GeoTIFF citation), or user-defined GeoKeys that spell
+ * the CRS out parameter by parameter.
  */
 export type CrsRef =
   | { readonly kind: 'epsg'; readonly code: number; readonly citation?: string }
   | { readonly kind: 'wkt'; readonly wkt: string }
-  | { readonly kind: 'user-defined'; readonly description: string };
+  | { readonly kind: 'user-defined'; readonly description: string; readonly keys?: GeoKeys };
 
 /** A short human label for messages and logs. */
 export function describeCrs(ref: CrsRef): string {

@@ -13,3 +13,11 @@ export class InvalidTileGridError extends Error {
     this.name = 'InvalidTileGridError';
   }
 }
+
+/** The source's bounds cannot be coordinates of its declared CRS (longitudes of 226°, …). */
+export class BoundsOutsideCrsError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BoundsOutsideCrsError';
+  }
+}

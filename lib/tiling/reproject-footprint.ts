@@ -1,10 +1,13 @@
 import proj4 from 'proj4';
 import { type Bbox, bboxOfPoints, type Point } from './bbox.js';
+import { insideRing, ringToLonLat, toLonLat, unwrapLongitudes } from './footprint-lonlat.js';
 import type { ResolvedCrs } from './resolve-crs.js';
 import { MAX_LATITUDE, ORIGIN_SHIFT } from './web-mercator.js';
 
 /** Points per edge, corners included: as GDAL densifies an extent before transforming it. */
 export const DEFAULT_POINTS_PER_EDGE = 21;
+/** Points per edge when part of the ring is off the projection's domain: the limb is curved. */
+const LIMB_POINTS_PER_EDGE = 257;
 
 /** The ring with `pointsPerEdge` evenly spaced points along each edge (corners once each). */
 export function densifyRing(ring: readonly Point[], pointsPerEdge = DEFAULT_POINTS_PER_EDGE): Point[] {
@@ -19,14 +22,21 @@ export function densifyRing(ring: readonly Point[], pointsPerEdge = DEFAULT_POIN
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
+const mercatorY = (lat: number) =>
+  proj4('EPSG:4326', 'EPSG:3857', [0, clamp(lat, -MAX_LATITUDE, MAX_LATITUDE)])[1]!;
+const mercatorX = (lon: number) => (lon / 180) * ORIGIN_SHIFT;
 
 /**
- * The EPSG:3857 bounding box of a footprint ring given in the source CRS: edges are densified
- * (straight lines in one CRS are curves in another), each point goes through proj4 to WGS 84,
- * is clamped to the Mercator limits (±85.0511°, ±180°), then goes through proj4 to EPSG:3857.
- * Points proj4 cannot transform (outside the projection's domain) are dropped. Undefined when
- * no point survives. A footprint that crosses the antimeridian is not split in two: its box
- * spans the whole width of the world, which the tile cap then reports.
+ * The EPSG:3857 bounding box of a footprint ring given in the source CRS, as GDAL's reprojection
+ * sees it (docs/architecture.md, "The flow of a run", Split): edges are densified (straight lines in one CRS are
+ * curves in another) and each point goes through proj4 to longitude/latitude;
+ * - a point off the projection's domain (the corners of a geostationary full disk) is replaced
+ *   by the limb on the way to it from the ring's centre: the footprint is the visible Earth;
+ * - longitudes are unwrapped along the ring, so a source crossing the antimeridian gets a box
+ *   whose x reaches past ±ORIGIN_SHIFT (tileRanges() wraps it onto both sides of the map);
+ * - a ring around a pole (polar stereographic) spans every longitude and reaches that pole;
+ * - latitudes are clamped to Web Mercator's ±85.0511°.
+ * Undefined when no point of the ring projects.
  */
 export function reprojectFootprint(
   ring: readonly Point[],
@@ -42,17 +52,32 @@ export function reprojectFootprint(
     );
   }
   const toWgs84 = proj4(crs.definition, 'EPSG:4326');
-  const toMercator = proj4('EPSG:4326', 'EPSG:3857');
-  const projected: Point[] = [];
-  for (const point of densifyRing(ring, pointsPerEdge)) {
+  const centre = ring.reduce<Point>((c, p) => [c[0] + p[0] / ring.length, c[1] + p[1] / ring.length], [0, 0]);
+  let dense = densifyRing(ring, pointsPerEdge);
+  if (dense.some((p) => toLonLat(toWgs84, p) === undefined)) dense = densifyRing(ring, LIMB_POINTS_PER_EDGE);
+  const points = ringToLonLat(toWgs84, dense, centre);
+  if (points.length === 0) return undefined;
+
+  const { lons, encirclesPole } = unwrapLongitudes(points);
+  let minLat = Math.min(...points.map((p) => p[1]));
+  let maxLat = Math.max(...points.map((p) => p[1]));
+  let minLon = Math.min(...lons);
+  let maxLon = Math.max(...lons);
+  const poleInside = (lat: number) => {
     try {
-      const [lon, lat] = toWgs84.forward([point[0], point[1]]);
-      if (!Number.isFinite(lon) || !Number.isFinite(lat)) continue;
-      const [x, y] = toMercator.forward([clamp(lon!, -180, 180), clamp(lat!, -MAX_LATITUDE, MAX_LATITUDE)]);
-      projected.push([x!, y!]);
+      const pole = proj4('EPSG:4326', crs.definition, [0, lat]);
+      return Number.isFinite(pole[0]) && Number.isFinite(pole[1]) && insideRing(ring, [pole[0]!, pole[1]!]);
     } catch {
-      // outside the source projection's domain: not part of any footprint we can tile
+      return false;
     }
+  };
+  const north = poleInside(90);
+  const south = poleInside(-90);
+  if (north) maxLat = 90;
+  if (south) minLat = -90;
+  if (encirclesPole || north || south || maxLon - minLon >= 360) {
+    minLon = -180;
+    maxLon = 180;
   }
-  return bboxOfPoints(projected);
+  return [mercatorX(minLon), mercatorY(minLat), mercatorX(maxLon), mercatorY(maxLat)];
 }

@@ -1,7 +1,10 @@
 import proj4 from 'proj4';
 import { type CrsRef, describeCrs } from './crs-ref.js';
-import { epsgDefinition, WEB_MERCATOR_CODES } from './epsg-definitions.js';
+import { epsgEntry } from './epsg-database.js';
 import { UnsupportedCrsError } from './errors.js';
+import { esriGeostationary } from './esri-geostationary.js';
+import { geoKeysDefinition } from './geokeys-definition.js';
+import { withoutGrids } from './grid-free-datum.js';
 import { horizontalWkt } from './horizontal-wkt.js';
 
 /** A CRS proj4 can work with. */
@@ -11,52 +14,96 @@ export interface ResolvedCrs {
   readonly definition: string;
   /** The source already is EPSG:3857: no transformation (and no round-off) is needed. */
   readonly webMercator: boolean;
+  /** Coordinates are longitude/latitude in degrees (bounds must lie within ±180°, ±90°). */
+  readonly geographic: boolean;
 }
 
+/** Codes that are Web Mercator under any of its historical names. */
+export const WEB_MERCATOR_CODES: ReadonlySet<number> = new Set([3857, 900913, 3785, 102100, 102113]);
 const WEB_MERCATOR_NAMES =
   /^\s*PROJ(CS|CRS)\s*\[\s*"(WGS 84 \/ Pseudo-Mercator|WGS_1984_Web_Mercator_Auxiliary_Sphere|Popular Visualisation CRS \/ Mercator)"/i;
+/** A WKT's own PROJ string (GDAL and ESRI write it for methods WKT1 has no name for, e.g. geos). */
+const PROJ4_EXTENSION = /EXTENSION\s*\[\s*"PROJ4"\s*,\s*"([^"]+)"\s*\]/i;
+const KIND_NAMES: Readonly<Record<string, string>> = {
+  'CRS-VERTCRS': 'a vertical CRS',
+  'CRS-GCENCRS': 'a geocentric CRS',
+  'CRS-ENGCRS': 'an engineering (local) CRS',
+  'CRS-DRVDCRS': 'a derived CRS',
+};
 
-/** Throws UnsupportedCrsError unless proj4 can build a transformation from this definition. */
-function checkParses(definition: string, label: string): void {
+const message = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** The proj4 projection of a definition, or UnsupportedCrsError naming what proj4 lacks. */
+function parse(definition: string, label: string): { projName: string } {
   try {
     proj4(definition, 'EPSG:4326');
+    return proj4.Proj(definition) as unknown as { projName: string };
   } catch (error) {
-    throw new UnsupportedCrsError(
-      `${label} cannot be reprojected: proj4 does not understand its definition (${(error as Error)?.message ?? String(error)})`,
-      { cause: error },
-    );
+    const method =
+      /\+proj=(\S+)/.exec(definition)?.[1] ?? /PROJECTION\s*\[\s*"([^"]+)"/i.exec(definition)?.[1];
+    const why = method ? `its projection method ${method} is not one proj4 implements` : message(error);
+    throw new UnsupportedCrsError(`${label} cannot be reprojected: ${why}`, { cause: error });
   }
 }
 
+function resolved(label: string, definition: string, webMercator: boolean): ResolvedCrs {
+  const { projName } = parse(definition, label);
+  return { label, definition, webMercator, geographic: projName === 'longlat' };
+}
+
+function resolveEpsg(code: number, citation: string | undefined): ResolvedCrs {
+  // Deprecated aliases of Web Mercator (900913, 3785, …) are gone from the registry but not from files.
+  const entry = epsgEntry(WEB_MERCATOR_CODES.has(code) ? 3857 : code);
+  if (!entry) {
+    throw new UnsupportedCrsError(
+      `EPSG:${code}${citation ? ` (${citation})` : ''} is not a code of the EPSG registry; ` +
+        'assign a valid one, e.g. gdal_translate -a_srs EPSG:xxxx',
+    );
+  }
+  const label = `EPSG:${code} (${entry.name})`;
+  const kind = KIND_NAMES[entry.kind];
+  if (kind)
+    throw new UnsupportedCrsError(`${label} is ${kind}, not a map CRS: it cannot place the source on a map`);
+  if (!entry.proj4) {
+    // The registry's WKT1 still names the method and its parameters; proj4 parses most of them.
+    const method = entry.wkt ? /PROJECTION\s*\[\s*"([^"]+)"/i.exec(entry.wkt)?.[1] : undefined;
+    if (entry.wkt && method) return resolved(label, entry.wkt, false);
+    throw new UnsupportedCrsError(
+      `${label} cannot be reprojected: the EPSG registry geohub ships (epsg-index) has no definition of it`,
+    );
+  }
+  return resolved(label, withoutGrids(entry.proj4), WEB_MERCATOR_CODES.has(code));
+}
+
 /**
- * Turns what the file says into something proj4 can reproject, or fails with a message that says
- * what was found and what would work instead.
+ * Turns what the file says into something proj4 can reproject: an EPSG code through the
+ * registry (epsg-index), a WKT (its horizontal part; its PROJ4 extension when it has one; ESRI's
+ * geostationary view, which proj4 does not read), or
+ * user-defined GeoKeys through the definition GDAL would build from them. Fails with a message
+ * naming the CRS found and what cannot be reprojected.
  */
 export function resolveCrs(ref: CrsRef): ResolvedCrs {
   const label = describeCrs(ref);
   switch (ref.kind) {
-    case 'epsg': {
-      const definition = epsgDefinition(ref.code);
-      if (!definition) {
-        throw new UnsupportedCrsError(
-          `${label} is not a CRS geohub can reproject (known: EPSG:4326, 4269, 4267, 4258, 3857, UTM 326xx/327xx, ` +
-            'NAD27 UTM 267xx, NAD83 UTM 269xx, ETRS89 UTM 258xx); reproject the source to one of these, ' +
-            'or for a point cloud add an OGC WKT VLR',
-        );
-      }
-      checkParses(definition, label);
-      return { label, definition, webMercator: WEB_MERCATOR_CODES.has(ref.code) };
-    }
+    case 'epsg':
+      return resolveEpsg(ref.code, ref.citation);
     case 'wkt': {
-      const definition = horizontalWkt(ref.wkt);
-      if (definition.length === 0) throw new UnsupportedCrsError('the WKT CRS definition is empty');
-      checkParses(definition, label);
-      return { label, definition, webMercator: WEB_MERCATOR_NAMES.test(definition) };
+      const horizontal = horizontalWkt(ref.wkt);
+      if (horizontal.length === 0) throw new UnsupportedCrsError('the WKT CRS definition is empty');
+      const extension = PROJ4_EXTENSION.exec(horizontal)?.[1];
+      const definition = extension ? withoutGrids(extension) : (esriGeostationary(horizontal) ?? horizontal);
+      return resolved(label, definition, WEB_MERCATOR_NAMES.test(horizontal));
     }
-    case 'user-defined':
-      throw new UnsupportedCrsError(
-        `${label} names no EPSG code; geohub reprojects EPSG-coded CRSs and WKT only: ` +
-          'assign an EPSG code to the source (e.g. gdal_translate -a_srs EPSG:xxxx)',
-      );
+    case 'user-defined': {
+      if (!ref.keys)
+        throw new UnsupportedCrsError(`${label} cannot be reprojected: its GeoKeys were not read`);
+      let definition: string;
+      try {
+        definition = geoKeysDefinition(ref.keys);
+      } catch (error) {
+        throw new UnsupportedCrsError(`${label} cannot be reprojected: ${message(error)}`, { cause: error });
+      }
+      return resolved(label, definition, false);
+    }
   }
 }

@@ -20,6 +20,8 @@ export interface UploadRecord {
   readonly key: string;
   /** Version id on a versioned bucket, else the ETag: what makes this upload distinct. */
   readonly version: string;
+  /** The upload's ETag, unquoted: what every read of this run's source must still match. */
+  readonly etag?: string;
   readonly size?: number;
 }
 
@@ -41,7 +43,8 @@ export function uploadsOf(event: unknown): UploadRecord[] {
   const parsed = s3EventSchema.parse(event);
   return parsed.Records.filter((r) => r.eventName.startsWith('ObjectCreated:')).map((r) => {
     const o = r.s3.object;
-    const version = o.versionId && o.versionId !== 'null' ? o.versionId : (o.eTag ?? '').replace(/"/g, '');
-    return { bucket: r.s3.bucket.name, key: decodeEventKey(o.key), version, size: o.size };
+    const etag = o.eTag ? o.eTag.replace(/"/g, '') : undefined;
+    const version = o.versionId && o.versionId !== 'null' ? o.versionId : (etag ?? '');
+    return { bucket: r.s3.bucket.name, key: decodeEventKey(o.key), version, etag, size: o.size };
   });
 }

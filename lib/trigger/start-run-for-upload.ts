@@ -31,7 +31,13 @@ export async function startRunForUpload(deps: StartRunDeps, upload: UploadRecord
     return { outcome: 'ignored', reason: `not under ${INCOMING_PREFIX}` };
   if (upload.key.endsWith('.job.json')) return { outcome: 'ignored', reason: 'a job sidecar, not a source' };
   if (upload.bucket !== deps.store.bucket) return { outcome: 'ignored', reason: `not the data bucket` };
-  const source = { bucket: upload.bucket, key: upload.key, version: upload.version };
+  // The ETag travels with the run: every read of the source, split's and the workers', is pinned to it.
+  const source = {
+    bucket: upload.bucket,
+    key: upload.key,
+    version: upload.version,
+    ...(upload.etag ? { etag: upload.etag } : {}),
+  };
   const runId = runIdFor(source);
 
   let job: JobParams = {};

@@ -1,92 +1,122 @@
+import { findFiles } from '../../lib/fs/find-files.js';
 import { listTiles } from '../../lib/ledger/tile-records.js';
-import type { TileRecord } from '../../lib/model/run.js';
+import type { RunCounters, TileRecord } from '../../lib/model/run.js';
+import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { descendants, isAlive } from '../../lib/process/process-table.js';
+import { groupGone } from '../../lib/process/terminate-group.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
+import type { FaultCounts } from '../faults/aws-behaviour.js';
+import type { FaultRates } from '../faults/fault-rates.js';
+import { seededRandom } from '../faults/seeded-random.js';
+import type { CapacitySettings, CapacityView } from '../hub/capacity-controller.js';
 import { startLocalHub } from '../hub/local-hub.js';
-import { findDebris } from '../server/debris.js';
+import { type KillCounts, killWorkers } from './kill-workers.js';
 import { manifestTiles } from './manifest-tiles.js';
+import { reclaimSpotWorkers } from './reclaim-spot-workers.js';
 
 export interface ChaosOptions {
   readonly source: string;
   readonly zoom: number;
   readonly workers: number;
-  /** Pause between two kills, drawn uniformly in [min, max] ms. */
-  readonly killEveryMs: readonly [number, number];
+  /** Pause between two kills, drawn uniformly in [min, max] ms; undefined: no kills. */
+  readonly killEveryMs?: readonly [number, number];
+  /** No more kills after this many (each SIGKILL holds its metatile for a lease: let the run end). */
+  readonly maxKills?: number;
+  /** AWS faults injected by the local stack's AWS-behaviour layer. */
+  readonly faults: FaultRates;
   readonly seed: number;
   readonly timeoutMs: number;
+  /** Sub-tiles per message (metatile size); default: the largest a message holds. */
+  readonly tilesPerMessage?: number;
+  /** Worker settings on top of the production defaults (none by default). */
+  readonly workerEnv?: Readonly<Record<string, string>>;
+  /**
+   * Spot reclaims instead of random kills: SIGTERM, only to busy workers on spot capacity (on-demand
+   * capacity is not reclaimed), every `killEveryMs` — the spot → on-demand fallback's chaos.
+   */
+  readonly spotReclaims?: { readonly capacity?: CapacitySettings };
 }
 
 export interface ChaosReport {
   readonly runId: string;
   readonly status: string;
   readonly tiles: number;
+  readonly metatiles: number;
   readonly workers: number;
-  readonly kills: { readonly sigkill: number; readonly sigterm: number };
+  readonly kills: KillCounts;
   readonly restarts: number;
+  /** The capacity at the end: the switches made, the workers' time and its cost by capacity. */
+  readonly capacity: CapacityView;
   readonly toolInvocations: number;
   /** Tool invocations beyond one per sub-tile. */
   readonly redone: number;
-  /** At most one in-flight sub-tile per kill may be redone. */
-  readonly redoneBound: number;
+  /** Metatile claims beyond one per metatile: each kill may cost the one in flight, nothing else may. */
+  readonly redoneMetatiles: number;
+  readonly counters?: RunCounters;
+  /** What the AWS-behaviour layer saw and injected. */
+  readonly faults?: FaultCounts;
+  /** The workers' warnings and errors, by message: what the faults and kills cost them. */
+  readonly workerWarnings: Readonly<Record<string, number>>;
+  /** Worker exits refused by the start-up self-check (exit 78). */
+  readonly selfCheckRefusals: number;
   readonly durationMs: number;
   readonly checks: {
     readonly everySubTileOneMarker: boolean;
     readonly everyMarkerHasItsObject: boolean;
     readonly noMarkerWithoutObject: boolean;
+    /** Neither in the scratch directories now, nor left by any worker that exited by itself. */
     readonly noPartFiles: boolean;
     readonly noOrphanedTools: boolean;
+    readonly noSelfCheckRefusals: boolean;
     readonly redoneWithinBound: boolean;
     readonly countersExact: boolean;
+    /** No failure or retry counted: the injected faults are retried below the sub-tile. */
+    readonly countersNotInflated: boolean;
   };
   /** PIDs started for this run (emulators, Java, workers, tool groups) still alive after the stop. */
   readonly leftAfterStop: readonly number[];
   readonly ok: boolean;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed replays the same kill schedule. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
 
 /**
- * Chaos on the local stack: several workers, hundreds of sub-tiles, random SIGKILL and
- * SIGTERM to workers while the run goes on, workers restarted as ECS would. Then the state
+ * Chaos on the local stack with production settings: several workers, hundreds of sub-tiles,
+ * AWS's faults injected in AWS's shapes, random SIGKILL and SIGTERM to workers, restarted as
+ * ECS would. The pool cleans up only after a SIGKILL (as ECS does for a killed task); every
+ * other exit is the worker's own stop path, and what it left is counted here. Then the state
  * of the world is checked from the ledger, S3 and the process table.
  */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const rand = random(options.seed);
+  const rand = seededRandom(options.seed);
   const toolStarts = new Map<string, number>();
+  const claims = new Map<string, number>();
+  const warnings = new Map<string, number>();
   const toolGroups: number[] = [];
   const started = Date.now();
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
-    workerEnv: {
-      GEOHUB_RECEIVE_WAIT_S: '1',
-      GEOHUB_LEASE_MS: '4000',
-      GEOHUB_RETRY_DELAY_S: '0',
-      GEOHUB_KILL_GRACE_MS: '2000',
-      GEOHUB_LOG_LEVEL: 'info',
-    },
+    faults: options.faults,
+    tilesPerMessage: options.tilesPerMessage,
+    workerEnv: { GEOHUB_LOG_LEVEL: 'info', ...options.workerEnv },
+    capacity: options.spotReclaims?.capacity,
     onWorkerLog: (_line, parsed) => {
       if (parsed?.msg === 'tool started') {
         toolGroups.push(Number(parsed.pid));
-        const id = String(parsed.tileId);
-        toolStarts.set(id, (toolStarts.get(id) ?? 0) + 1);
+        count(toolStarts, String(parsed.tileId));
+      }
+      if (String(parsed?.msg).startsWith('metatile claimed')) count(claims, String(parsed?.metatileId));
+      if (Number(parsed?.level) >= 40) {
+        const error = parsed?.error as { class?: string; message?: string } | undefined;
+        const why = error ? ` (${error.class}: ${String(error.message).slice(0, 160)})` : '';
+        count(warnings, `${String(parsed?.msg)}${why}`);
       }
     },
   });
   const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
-  let result: Omit<ChaosReport, 'leftAfterStop' | 'ok'> & { passed: boolean };
+  let result: Omit<ChaosReport, 'leftAfterStop' | 'ok' | 'selfCheckRefusals'>;
   try {
     const upload = await hub.upload(options.source, { name: 'chaos.tif', job: { zoom: options.zoom } });
     if (upload.outcome !== 'started')
@@ -96,28 +126,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     void execution.then(() => {
       ended = true;
     });
-
-    const kills = { sigkill: 0, sigterm: 0 };
     const deadline = Date.now() + options.timeoutMs;
-    while (!ended && Date.now() < deadline) {
-      const [min, max] = options.killEveryMs;
-      await Promise.race([execution, sleep(min + rand() * (max - min))]);
-      if (ended) break;
-      const live = hub.pool.activity();
-      if (live.length === 0) continue;
-      const victim = live[Math.floor(rand() * live.length)]!;
-      const signal = rand() < 0.5 ? 'SIGKILL' : 'SIGTERM';
-      try {
-        process.kill(victim.pid, signal);
-        if (signal === 'SIGKILL') kills.sigkill += 1;
-        else kills.sigterm += 1;
-      } catch {
-        // it exited on its own a moment ago
-      }
-    }
+    const kill = options.spotReclaims ? reclaimSpotWorkers : killWorkers;
+    const kills = options.killEveryMs
+      ? await kill(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline, options.maxKills)
+      : { sigkill: 0, sigterm: 0 };
+    // Unref'd: once the run has ended, this timer must not keep the process alive.
+    await Promise.race([
+      execution,
+      new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref()),
+    ]);
     if (!ended) {
+      const counters = (await hub.ledger.getRun(upload.runId))?.counters;
       await hub.executions.stop(upload.executionArn);
-      throw new Error(`the chaos run did not finish within ${options.timeoutMs} ms`);
+      throw new Error(
+        `the chaos run did not finish within ${options.timeoutMs} ms (${JSON.stringify({ kills, counters })})`,
+      );
     }
     const runId = upload.runId;
     const run = await hub.ledger.getRun(runId);
@@ -126,46 +150,72 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for await (const t of listTiles(hub.ledger, runId)) records.push(t);
     const planned = await manifestTiles(hub.store, runId);
     const ids = new Set(records.map((t) => t.tileId));
+    const metatiles = new Set(records.map((t) => t.metatileId));
+    const largest = Math.max(
+      1,
+      ...[...metatiles].map((m) => records.filter((t) => t.metatileId === m).length),
+    );
     const everySubTileOneMarker =
       records.length === planned.length &&
       ids.size === records.length &&
       planned.every((t) => ids.has(t.id)) &&
       records.every((t) => t.state === 'DONE' && t.output !== undefined);
     const report = await verifyRun(hub.ledger, hub.store, runId);
-    const debris = findDebris(hub.pool.pids());
-    const toolInvocations = [...toolStarts.values()].reduce((a, b) => a + b, 0);
+    const toolInvocations = sum(toolStarts);
     const redone = toolInvocations - planned.length;
-    const redoneBound = kills.sigkill + kills.sigterm;
+    const redoneMetatiles = sum(claims) - claims.size;
+    // Each kill, and each on-demand worker the pool stopped to bring it back on spot, may cost
+    // the metatile in flight.
+    const allKills = kills.sigkill + kills.sigterm + hub.pool.capacity().recycled;
+    const counters = run?.counters;
     const checks = {
       everySubTileOneMarker,
       everyMarkerHasItsObject: report.gaps.length === 0 && report.markers === planned.length,
       noMarkerWithoutObject: report.gaps.length === 0 && report.objects >= report.markers,
-      noPartFiles: debris.parts.length === 0,
-      noOrphanedTools: debris.orphans.length === 0,
-      redoneWithinBound: redone <= redoneBound,
-      countersExact: run?.counters.done === planned.length,
+      // Checked again after the stop, with the workers' own exits.
+      noPartFiles: hub.pool
+        .scratchDirs()
+        .every((d) => findFiles(d, (n) => n.endsWith(PART_SUFFIX)).length === 0),
+      noOrphanedTools: toolGroups.every(groupGone),
+      noSelfCheckRefusals: true,
+      redoneWithinBound: redoneMetatiles <= allKills && redone <= allKills * largest,
+      countersExact: counters?.done === planned.length && counters.total === planned.length,
+      countersNotInflated: counters?.failed === 0 && counters.retried === 0,
     };
     const restarts = hub.pool.activity().reduce((n, w) => n + w.restarts, 0);
     result = {
       runId,
       status: run?.status ?? 'UNKNOWN',
       tiles: planned.length,
+      metatiles: metatiles.size,
       workers: options.workers,
       kills,
       restarts,
+      capacity: hub.capacity.view(),
       toolInvocations,
       redone,
-      redoneBound,
+      redoneMetatiles,
+      counters,
+      faults: hub.stack.faults(),
+      workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
       checks,
-      passed: run?.status === 'SUCCEEDED' && Object.values(checks).every(Boolean),
     };
   } finally {
     await hub.stop();
   }
+  // What the workers' own stop paths left (the pool cleans only after a SIGKILL, as ECS does).
+  const ownExits = hub.pool.exits().filter((e) => e.signal !== 'SIGKILL');
+  const selfCheckRefusals = hub.pool.exits().filter((e) => e.code === 78).length;
+  const checks = {
+    ...result.checks,
+    noPartFiles: result.checks.noPartFiles && ownExits.every((e) => e.parts.length === 0),
+    noOrphanedTools: result.checks.noOrphanedTools && ownExits.every((e) => e.liveToolGroups.length === 0),
+    noSelfCheckRefusals: selfCheckRefusals === 0,
+  };
   // Processes you start, you stop: everything this run started must be gone now.
   const ours = [...stackPids, ...hub.pool.startedPids(), ...toolGroups];
   const leftAfterStop = ours.filter((pid) => isAlive(pid));
-  const { passed, ...report } = result;
-  return { ...report, leftAfterStop, ok: passed && leftAfterStop.length === 0 };
+  const passed = result.status === 'SUCCEEDED' && Object.values(checks).every(Boolean);
+  return { ...result, checks, selfCheckRefusals, leftAfterStop, ok: passed && leftAfterStop.length === 0 };
 }

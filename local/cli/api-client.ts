@@ -13,7 +13,7 @@ export async function callApi<T>(
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
-  options: { env?: NodeJS.ProcessEnv; stream?: { body: NodeJS.ReadableStream; bytes: number } } = {},
+  options: { env?: NodeJS.ProcessEnv; stream?: { body: AsyncIterable<Uint8Array>; bytes: number } } = {},
 ): Promise<T> {
   const session = await readUpToken(port, options.env);
   if (!session) {
@@ -44,9 +44,14 @@ export async function callApi<T>(
       signal: options.stream ? undefined : AbortSignal.timeout(30_000),
     } as RequestInit);
   } catch (error) {
-    throw new CliError(`no geohub up answers on 127.0.0.1:${port}; start one with \`npx geohub up\``, 1, {
-      cause: error,
-    });
+    const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'ECONNREFUSED') {
+      throw new CliError(`no geohub up answers on 127.0.0.1:${port}; start one with \`npx geohub up\``, 1, {
+        cause: error,
+      });
+    }
+    const why = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+    throw new CliError(`the request to geohub up on 127.0.0.1:${port} failed: ${why}`, 1, { cause: error });
   }
   const value = (await response.json().catch(() => ({}))) as T & { error?: string };
   if (!response.ok) throw new CliError(value.error ?? `the API answered ${response.status}`);

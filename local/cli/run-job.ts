@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { RunRecord } from '../../lib/model/run.js';
+import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
@@ -39,6 +40,8 @@ export interface RunSummary {
   };
   readonly outputs: { readonly dir: string; readonly mosaic?: string; readonly stac?: string };
   readonly durationMs: number;
+  /** The input's upload to the local bucket: bytes and seconds. */
+  readonly upload?: { readonly bytes: number; readonly seconds: number };
   readonly reason?: string;
 }
 
@@ -55,14 +58,17 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const input = await checkInputFile(options.file);
   const job = await readLocalJob(input.path, options.job, options.zoom);
   const out = await prepareOutputDir(options.out, options.replace ?? false);
-  await checkRoomForCopy(options.file, input.bytes);
+  await checkRoomForCopy(options.file, input.path);
   const hub = await startLocalHub({
     workers: options.workers,
     pollMs: 500,
-    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '2', GEOHUB_LEASE_MS: '30000' },
+    // Production settings (long-poll wait, lease, request timeout) and AWS's behaviour under
+    // concurrency; GEOHUB_FAULT_* adds AWS's occasional errors.
+    faults: parseFaultRates(process.env),
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
   });
   try {
+    const uploadStarted = Date.now();
     const upload = await hub
       .upload(input.path, {
         ...(Object.keys(job).length === 0 ? {} : { job }),
@@ -79,8 +85,15 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
       });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
+    const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000 };
+    // The user knows their file, not the object key it was uploaded to: name the file.
+    const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
+    const named = (text: string | undefined) => text?.split(uploaded).join(options.file);
     if (upload.outcome === 'rejected') {
-      return summary(runId, 'FAILED', undefined, options.out, started, upload.reason);
+      return {
+        ...summary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
+        upload: sent,
+      };
     }
     const execution = hub.executions.wait(upload.executionArn);
     let ended = false;
@@ -109,7 +122,17 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
       await copyRunOutputs(hub.store, runId, out.path);
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
-    return summary(runId, status, run, options.out, started, status === 'SUCCEEDED' ? undefined : reason);
+    return {
+      ...summary(
+        runId,
+        status,
+        run,
+        options.out,
+        started,
+        status === 'SUCCEEDED' ? undefined : named(reason),
+      ),
+      upload: sent,
+    };
   } finally {
     await hub.stop();
   }

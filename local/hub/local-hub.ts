@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { checkProgressTask } from '../../functions/check-progress.js';
 import { drainTask } from '../../functions/drain.js';
@@ -21,10 +20,17 @@ import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { createS3Store } from '../../lib/store/s3-store.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
+import type { FaultRates } from '../faults/fault-rates.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
+import {
+  type CapacityController,
+  type CapacitySettings,
+  startCapacityController,
+} from './capacity-controller.js';
+import { incomingKey } from './incoming-key.js';
 
 export interface LocalHubOptions {
   readonly workers: number;
@@ -36,8 +42,14 @@ export interface LocalHubOptions {
   readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
   /** Counts the coordinator's AWS requests (the Lambdas' share), for benchmarks. */
   readonly onAwsRequest?: (service: string, command: string) => void;
+  /** The AWS-behaviour layer's rates (docs/architecture.md, "Local stack"); none: plain emulators. */
+  readonly faults?: FaultRates;
+  /** Sub-tiles per message (metatile size); default: the largest a message holds. */
+  readonly tilesPerMessage?: number;
   /** Breaker thresholds for this hub's runs. */
   readonly breaker?: { minSample: number; failureRatio: number };
+  /** Spot → on-demand fallback settings (window, hysteresis, the cost model's assumptions). */
+  readonly capacity?: CapacitySettings;
 }
 
 export interface LocalHub {
@@ -48,6 +60,8 @@ export interface LocalHub {
   readonly deadLetters: WorkQueue;
   readonly executions: LocalExecutions;
   readonly pool: WorkerPool;
+  /** Which capacity new workers start on, and why (the runs' interruption rate vs break-even). */
+  readonly capacity: CapacityController;
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
   upload(
     file: string,
@@ -64,27 +78,11 @@ export interface LocalHub {
 }
 
 /**
- * A key no other upload shares (two submits in one millisecond included), with the file's
- * name kept readable but short enough for any store: long names keep their start and extension.
- */
-export function incomingKey(name: string): string {
-  const safe = Buffer.byteLength(name) <= 100 ? name : shorten(name);
-  return `incoming/${Date.now()}-${randomBytes(6).toString('hex')}-${safe}`;
-}
-
-function shorten(name: string): string {
-  const ext = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? '';
-  let head = name.slice(0, name.length - ext.length);
-  while (Buffer.byteLength(head) > 90) head = head.slice(0, -1);
-  return `${head}${ext}`;
-}
-
-/**
  * The embedded default: the local stack, the real state machine under the local runner,
  * the upload trigger wired to s3rver's events, and a pool of real worker processes.
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
-  const stack = await startLocalStack();
+  const stack = await startLocalStack({ faults: options.faults });
   try {
     const config = {
       ...stack.config,
@@ -93,8 +91,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const clients = createAwsClients(config, { onRequest: options.onAwsRequest });
     const ledger = createDynamoLedger(clients.documents, config.table);
     const store = createS3Store(clients.s3, config.bucket);
-    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl);
-    const deadLetters = createSqsQueue(clients.sqs, config.deadLetterQueueUrl, config.deadLetterQueueUrl);
+    const bounds = { requestTimeoutMs: config.requestTimeoutMs };
+    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, bounds);
+    const deadLetters = createSqsQueue(
+      clients.sqs,
+      config.deadLetterQueueUrl,
+      config.deadLetterQueueUrl,
+      bounds,
+    );
     const deps = { config, clients, ledger, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
@@ -102,7 +106,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       definition: readDefinition(),
       handlers: {
         Split: splitTask(deps),
-        Enqueue: enqueueTask(deps),
+        Enqueue: enqueueTask({ ...deps, tilesPerMessage: options.tilesPerMessage }),
         CheckProgress: checkProgressTask(deps),
         Drain: drainTask(deps),
         Finalize: finalizeTask(deps),
@@ -129,11 +133,16 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         .catch((error: unknown) => options.log?.error({ err: error }, 'upload trigger failed'));
     });
 
+    let capacity: CapacityController | undefined;
     const pool = startWorkerPool({
       size: options.workers,
       env: { ...stack.env, ...options.workerEnv },
-      onLog: options.onWorkerLog,
+      onLog: (line, parsed) => {
+        capacity?.observe(parsed);
+        options.onWorkerLog?.(line, parsed);
+      },
     });
+    capacity = startCapacityController({ ledger, pool, log: options.log }, options.capacity);
 
     let stopped = false;
     return {
@@ -144,6 +153,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       deadLetters,
       executions,
       pool,
+      capacity,
       async upload(file, uploadOptions = {}) {
         const key = incomingKey(uploadOptions.name ?? basename(file));
         const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
@@ -166,6 +176,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         if (stopped) return;
         stopped = true;
         await executions.stopAll().catch(() => {});
+        await capacity?.stop();
         await pool.stop();
         clients.destroy();
         await stack.stop();

@@ -3,14 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { killGroupNow } from '../../lib/process/terminate-group.js';
+import type { CapacityMode } from '../../lib/cost/capacity-policy.js';
+import { findFiles } from '../../lib/fs/find-files.js';
+import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
+import { groupGone, killGroupNow } from '../../lib/process/terminate-group.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
+import { createCapacityAccount, type PoolCapacity } from './pool-capacity.js';
+
+export type { PoolCapacity } from './pool-capacity.js';
 
 export interface WorkerActivity {
   readonly slot: number;
   readonly pid: number;
   readonly generation: number;
   readonly restarts: number;
+  /** The capacity this worker runs on (Fargate Spot or on-demand, as the ECS service would). */
+  readonly capacity: CapacityMode;
   /** What the worker last said it was doing (from its structured log). */
   readonly doing: {
     readonly runId?: string;
@@ -18,6 +26,18 @@ export interface WorkerActivity {
     readonly msg: string;
     readonly at: string;
   };
+}
+
+/** How a worker ended, and what its own stop path left behind (the pool does not clean it up). */
+export interface WorkerExit {
+  readonly slot: number;
+  readonly pid: number;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** `.part` files left in its scratch directory. */
+  readonly parts: readonly string[];
+  /** Tool process groups it started that were still alive when it exited. */
+  readonly liveToolGroups: readonly number[];
 }
 
 export interface WorkerPoolOptions {
@@ -33,11 +53,19 @@ export interface WorkerPoolOptions {
 
 export interface WorkerPool {
   activity(): WorkerActivity[];
+  /**
+   * The capacity new workers start on. Back to spot also replaces the on-demand workers: each
+   * gets SIGTERM (it finishes or gives back its sub-tile, as on a scale-in) and restarts on spot.
+   */
+  setCapacity(mode: CapacityMode): void;
+  capacity(): PoolCapacity;
   pids(): number[];
-  /** The scratch directories of this pool's live workers. */
-  scratchDirs(): string[];
   /** Every worker PID this pool ever started (to prove, after a stop, that none survived). */
   startedPids(): number[];
+  /** Every worker exit so far, with what it left behind. */
+  exits(): WorkerExit[];
+  /** The scratch directories of the pool's slots (removed by `stop`). */
+  scratchDirs(): string[];
   /** SIGTERM to every worker, up to `graceMs` for them to stop, then SIGKILL; no restarts. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -47,6 +75,8 @@ interface Slot {
   child?: ChildProcess;
   generation: number;
   restarts: number;
+  capacity: CapacityMode;
+  since: number;
   scratch?: string;
   toolGroups: Set<number>;
   doing: WorkerActivity['doing'];
@@ -55,9 +85,11 @@ interface Slot {
 
 /**
  * Local stand-in for the ECS service: keeps `size` worker processes running, restarting
- * any that exit. Each worker generation gets a fresh scratch directory, removed when it
- * exits — as a task's container filesystem is — and the tool process groups a killed
- * worker leaves behind are killed too, as stopping a task kills every process in it.
+ * any that exit. Only a worker killed by SIGKILL, which can clean up nothing, gets what ECS
+ * does to a killed task: its tool process groups are killed and its scratch is discarded.
+ * Any other exit is the worker's own business: what it left (tools, `.part` files) is
+ * recorded, not cleaned, and the next worker of the slot starts on the same scratch, so its
+ * start-up self-check is what finds it.
  */
 const liveWorkers = new Set<ChildProcess>();
 const liveSlots = new Set<Slot>();
@@ -78,23 +110,29 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
   const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
   let stopping = false;
+  const account = createCapacityAccount();
   const started: number[] = [];
+  const exits: WorkerExit[] = [];
   const slots: Slot[] = Array.from({ length: options.size }, (_, slot) => ({
     slot,
     generation: 0,
     restarts: 0,
+    capacity: 'spot' as CapacityMode,
+    since: Date.now(),
     toolGroups: new Set<number>(),
     doing: { msg: 'starting', at: new Date().toISOString() },
   }));
 
   const launch = (s: Slot) => {
     s.generation += 1;
-    s.scratch = mkdtempSync(join(tmpdir(), `geohub-pool-${s.slot}-`));
+    account.start(s);
+    s.scratch ??= mkdtempSync(join(tmpdir(), `geohub-pool-${s.slot}-`));
     const child = spawn(process.execPath, entry, {
       env: {
         ...process.env,
         ...options.env,
         GEOHUB_WORKER_ID: `local-${s.slot}-${s.generation}-${process.pid}`,
+        GEOHUB_CAPACITY: s.capacity,
         GEOHUB_SCRATCH_DIR: s.scratch,
       },
       // The IPC channel lets the worker notice when this process dies (see worker/main.ts).
@@ -128,12 +166,19 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     s.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         liveWorkers.delete(child);
-        // A worker that died hard cannot clean up its tools: the pool does, as ECS would.
-        for (const pgid of s.toolGroups) killGroupNow(pgid);
+        account.stop(s);
+        const liveToolGroups = [...s.toolGroups].filter((pgid) => !groupGone(pgid));
         s.toolGroups.clear();
-        if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
+        const parts = s.scratch ? findFiles(s.scratch, (n) => n.endsWith(PART_SUFFIX)) : [];
+        exits.push({ slot: s.slot, pid: child.pid ?? 0, code, signal, parts, liveToolGroups });
+        if (signal === 'SIGKILL') {
+          // Killed outright, the worker could clean nothing: ECS stops every process of the
+          // task and discards its filesystem.
+          for (const pgid of liveToolGroups) killGroupNow(pgid);
+          if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
+          s.scratch = undefined;
+        }
         s.child = undefined;
-        liveSlots.delete(s);
         options.onExit?.(s.slot, code, signal);
         resolve();
         if (!stopping && options.restart !== false) {
@@ -155,11 +200,22 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
           pid: s.child!.pid!,
           generation: s.generation,
           restarts: s.restarts,
+          capacity: s.capacity,
           doing: s.doing,
         })),
+    setCapacity(next) {
+      if (!account.set(next) || next !== 'spot' || stopping) return;
+      for (const s of slots) {
+        if (!s.child || s.capacity !== 'on-demand') continue;
+        s.child.kill('SIGTERM');
+        account.recycled();
+      }
+    },
+    capacity: () => account.snapshot(slots.filter((s) => s.child)),
     pids: () => slots.flatMap((s) => (s.child?.pid ? [s.child.pid] : [])),
     startedPids: () => [...started],
-    scratchDirs: () => slots.flatMap((s) => (s.child && s.scratch ? [s.scratch] : [])),
+    exits: () => [...exits],
+    scratchDirs: () => slots.flatMap((s) => (s.scratch ? [s.scratch] : [])),
     async stop(graceMs = 15_000) {
       stopping = true;
       const running = slots.filter((s) => s.child);
@@ -169,6 +225,14 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       }, graceMs);
       await Promise.all(running.map((s) => s.exited));
       clearTimeout(timer);
+      // The pool's own resources, once every worker has gone and its exit has been recorded:
+      // the process groups a worker left behind, then the scratch directories.
+      for (const exit of exits) for (const pgid of exit.liveToolGroups) killGroupNow(pgid);
+      for (const s of slots) {
+        if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
+        s.scratch = undefined;
+        liveSlots.delete(s);
+      }
     },
   };
 }

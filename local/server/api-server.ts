@@ -1,22 +1,19 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { cancelRun } from '../../lib/coordination/cancel-run.js';
 import { countClaims, listTiles } from '../../lib/ledger/tile-records.js';
 import { runIdSchema } from '../../lib/model/ids.js';
-import { tileParamsSchema } from '../../lib/split/job-params.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { LocalHub } from '../hub/local-hub.js';
 import type { RequestGate } from './auth.js';
 import { findDebris } from './debris.js';
+import { HttpError } from './errors.js';
+import { body, parse, runIdOf } from './http-request.js';
 import { createRunTilesReader } from './page/run-tiles.js';
 import { runTilesGeoJson } from './page/tile-geojson.js';
 import { runTileStates } from './page/tile-state-codes.js';
+import { receiveUpload } from './receive-upload.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -26,83 +23,7 @@ export interface ApiServer {
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-const uploadSchema = z
-  .object({
-    name: z
-      .string()
-      .min(1)
-      .max(1024)
-      .regex(/^[^/\0]+$/, 'a file name, not a path'),
-    zoom: z
-      .string()
-      .regex(/^[0-9]{1,2}$/, 'a whole number')
-      .transform(Number)
-      .pipe(tileParamsSchema.shape.zoom.unwrap())
-      .optional(),
-  })
-  .strict();
 const redriveSchema = z.object({ runId: runIdSchema.optional() }).strict();
-const MAX_BODY = 64 * 1024;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
-
-async function body(req: IncomingMessage): Promise<unknown> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new HttpError(413, 'request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  if (chunks.length === 0) return {};
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new HttpError(400, 'the body is not JSON');
-  }
-}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const r = schema.safeParse(value);
-  if (!r.success)
-    throw new HttpError(
-      400,
-      r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
-    );
-  return r.data;
-}
-
-/** A run id from a route, checked before any lookup (length included). */
-function runIdOf(m: RegExpMatchArray): string {
-  const r = runIdSchema.safeParse(m[1]);
-  if (!r.success) throw new HttpError(400, 'not a run id: a run id is 8 to 64 of [0-9a-z-]');
-  return r.data;
-}
-
-/**
- * The request body is the file itself, streamed by `geohub submit` (running as the user who
- * can read it): the server never opens a path it is sent. It lands in a private temporary
- * directory, goes to the bucket by multipart upload, and is removed.
- */
-async function receiveUpload(hub: LocalHub, req: IncomingMessage, url: URL) {
-  const { name, zoom } = parse(uploadSchema, Object.fromEntries(url.searchParams));
-  const dir = await mkdtemp(join(tmpdir(), 'geohub-up-upload-'));
-  try {
-    const file = join(dir, 'source');
-    await pipeline(req, createWriteStream(file, { mode: 0o600 }));
-    return await hub.upload(file, { name, ...(zoom === undefined ? {} : { job: { zoom } }) });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * The JSON API of `geohub up`, on loopback only: what the CLI's submit/status/cancel/
@@ -121,6 +42,8 @@ export async function startApiServer(
     const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
     return {
       ...run,
+      // Pool-wide: spot and on-demand workers, the interruption rate vs break-even, the cost mix.
+      capacity: hub.capacity.view(),
       execution: execution
         ? {
             status: execution.status,
@@ -199,6 +122,7 @@ export async function startApiServer(
       },
     ],
     ['GET', /^\/api\/workers$/, async () => hub.pool.activity()],
+    ['GET', /^\/api\/capacity$/, async () => hub.capacity.view()],
     [
       'GET',
       /^\/api\/queues$/,

@@ -20,7 +20,7 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
 }
 
 /**
- * `geohub up` serves only the user who started it (docs/architecture.md, "geohub up"): every
+ * `geohub up` serves only the user who started it (docs/architecture.md#access): every
  * request — API, page, assets, routes added later — passes this gate first. It accepts the
  * per-start secret as `Authorization: Bearer` (the CLI, which reads it from a file only its
  * user can read) or as a strict same-site, HttpOnly cookie (the page). The page gets the cookie

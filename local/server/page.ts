@@ -2,8 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LocalHub } from '../hub/local-hub.js';
 import type { PageHandler } from './api-server.js';
+import { outputsRoute } from './page/outputs-route.js';
+import { createTileRenderer, type TileRendererOptions } from './page/render/tile-renderer.js';
+import { renderRoute } from './page/render-route.js';
 import { pageHeaders } from './page/security-headers.js';
 import { type Asset, pageAssets } from './page/static-assets.js';
+import { storyRoute } from './page/story-route.js';
 
 async function send(asset: Asset, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
@@ -17,18 +21,38 @@ async function send(asset: Asset, req: IncomingMessage, res: ServerResponse): Pr
   }
 }
 
+export interface Page {
+  /** Registered with the API server: answers the page's paths, returns false for others. */
+  readonly handle: PageHandler;
+  /** Where rendered tiles are cached (the server's own temp dir, removed by close). */
+  readonly cacheDir: string;
+  /** Stops rendering (GDAL processes die) and deletes the render cache. */
+  close(): Promise<void>;
+}
+
 /**
- * The run-control page of `geohub up`: static files from a fixed allow-list (the page itself and
- * Leaflet from node_modules); the page then talks to the JSON API only. Other paths fall through
- * to the API server's 404.
+ * The run-control page of `geohub up`: static files from a fixed allow-list (the page, Leaflet,
+ * the world outline), the run's tiles drawn as PNGs, its story and its downloads. Other paths
+ * fall through to the API server's 404.
  */
-export function servePage(_hub: LocalHub): PageHandler {
+export function createPage(
+  hub: LocalHub,
+  renderOptions: Partial<Omit<TileRendererOptions, 'store' | 'ledger'>> = {},
+): Page {
   const assets = pageAssets();
-  return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const asset = assets.get(new URL(req.url ?? '/', 'http://localhost').pathname);
-    if (!asset) return false;
-    void send(asset, req, res);
-    return true;
+  const renderer = createTileRenderer({ store: hub.store, ledger: hub.ledger, ...renderOptions });
+  const routes = [renderRoute(renderer), outputsRoute(hub.store), storyRoute(hub, renderer)];
+  return {
+    handle(req, res) {
+      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (routes.some((route) => route(req, res, pathname))) return true;
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const asset = assets.get(pathname);
+      if (!asset) return false;
+      void send(asset, req, res);
+      return true;
+    },
+    cacheDir: renderer.cache.dir,
+    close: () => renderer.close(),
   };
 }

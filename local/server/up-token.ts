@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, rmSync } from 'node:fs';
 import { chmod, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +45,13 @@ export async function writeUpToken(
   } finally {
     await handle.close();
   }
-  return () => rm(file, { force: true });
+  // Whatever way this process ends (a crash included), its secret goes with it.
+  const onExit = () => rmSync(file, { force: true });
+  process.once('exit', onExit);
+  return async () => {
+    process.off('exit', onExit);
+    await rm(file, { force: true });
+  };
 }
 
 /** The secret of the `geohub up` on `port`, if this user started one. */

@@ -9,6 +9,8 @@ import { answersAsDynamoDb } from './service-probe.js';
 const require = createRequire(import.meta.url);
 const SETPRIV = '/usr/bin/setpriv';
 const ATTEMPTS = 5;
+/** The whole start-up, retries included (under the stack's own start timeout). */
+const START_MS = 150_000;
 
 /** A port free right now. Java cannot report the port it bound, so the bind is checked after. */
 async function candidatePort(): Promise<number> {
@@ -51,7 +53,10 @@ export async function startDynamo(dataDir: string, keyId: string): Promise<Start
   const cwd = join(dataDir, 'dynamodb');
   mkdirSync(cwd, { recursive: true });
   let lastProblem = '';
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+  // Java exits at once when its port was taken meanwhile: that is when we retry. A live Java is
+  // given until the deadline (a loaded machine starts it slowly).
+  const deadline = Date.now() + START_MS;
+  for (let attempt = 1; attempt <= ATTEMPTS && Date.now() < deadline; attempt += 1) {
     const port = await candidatePort();
     const java = launch(home, cwd, port);
     let exited = false;
@@ -62,19 +67,18 @@ export async function startDynamo(dataDir: string, keyId: string): Promise<Start
       exited = true;
       lastProblem = `java: ${error.message}`;
     });
-    const deadline = Date.now() + 30_000;
     while (!exited && Date.now() < deadline) {
       if (await answersAsDynamoDb(`http://127.0.0.1:${port}/`, keyId)) {
         java.once('exit', () => process.exit(1)); // without its Java server this wrapper has no reason to live
         return { port, stop: () => stopJava(java) };
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 200));
     }
     if (!exited) {
-      lastProblem = `port ${port}: no DynamoDB answer within 30 s`;
+      lastProblem = `no DynamoDB answer on port ${port} within ${START_MS / 1000} s`;
       await stopJava(java);
     } else if (!lastProblem.startsWith('java:')) {
-      lastProblem = `port ${port}: Java exited during start-up`;
+      lastProblem = `Java exited during start-up on port ${port}`;
     }
   }
   throw new Error(`DynamoDB Local did not start after ${ATTEMPTS} attempts (${lastProblem})`);

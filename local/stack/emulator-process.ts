@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { killGroupNow } from '../../lib/process/terminate-group.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
 import type { EmulatorKind, EmulatorMessage } from './emulator-protocol.js';
 import { StackStartError } from './errors.js';
@@ -12,7 +13,8 @@ export interface EmulatorProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-const START_TIMEOUT_MS = 60_000;
+// Generous: DynamoDB Local's Java takes tens of seconds on a loaded machine.
+const START_TIMEOUT_MS = 180_000;
 
 /** Starts one emulator in its own process and waits until it answers on its port. */
 export async function startEmulator(
@@ -28,7 +30,7 @@ export async function startEmulator(
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: { ...process.env, ...env },
     // A group of its own: a terminal's Ctrl-C goes to the CLI's group only, and the CLI stops
-    // its emulators after the run is cancelled (docs/architecture.md, "Ctrl-C").
+    // its emulators after the run is cancelled (docs/architecture.md#stopping).
     detached: true,
   });
   let stderr = '';
@@ -74,6 +76,9 @@ export async function startEmulator(
     return { kind, pid: child.pid, endpoint: `http://127.0.0.1:${port}`, child, stop };
   } catch (error) {
     await stop(1_000);
+    // A wrapper stopped during its own start-up may not have taken its child (DynamoDB's Java)
+    // with it; the child is in the wrapper's group.
+    if (child.pid !== undefined) killGroupNow(child.pid);
     const detail = stderr.trim() ? `: ${stderr.trim().split('\n').slice(-5).join(' | ')}` : '';
     throw new StackStartError(`the ${kind} emulator did not start: ${(error as Error).message}${detail}`, {
       cause: error,

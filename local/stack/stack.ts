@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAwsClients } from '../../lib/aws/clients.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
+import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../faults/aws-behaviour.js';
+import type { FaultRates } from '../faults/fault-rates.js';
 import { type EmulatorProcess, startEmulator } from './emulator-process.js';
 import type { EmulatorKind, EmulatorMessage } from './emulator-protocol.js';
 import { CREDENTIAL_ENV, newLocalCredentials } from './local-credentials.js';
@@ -20,6 +22,8 @@ export interface LocalStack {
   readonly resources: StackResources;
   /** PIDs of the emulator processes (the DynamoDB wrapper's Java child dies with it). */
   readonly pids: readonly number[];
+  /** What the AWS-behaviour layer injected so far (undefined when the stack runs without it). */
+  faults(): FaultCounts | undefined;
   /** S3-style event records for objects written to the local bucket. */
   onS3Event(listener: (record: unknown) => void): void;
   /** Stops every emulator and removes the stack's data; safe to call more than once. */
@@ -28,6 +32,8 @@ export interface LocalStack {
 
 export interface StartOptions {
   readonly resources?: StackResources;
+  /** Put the AWS-behaviour layer in front of the emulators, at these rates. */
+  readonly faults?: FaultRates;
 }
 
 const live = new Set<EmulatorProcess>();
@@ -75,10 +81,12 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
   const emulators = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   for (const emulator of emulators) live.add(emulator);
 
+  let behaviour: AwsBehaviour | undefined;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    await behaviour?.close();
     await Promise.all(emulators.map((e) => e.stop()));
     for (const emulator of emulators) live.delete(emulator);
     rmSync(dataDir, { recursive: true, force: true });
@@ -106,8 +114,22 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       }),
     );
     const names = await provision(bootstrap, resources).finally(() => bootstrap.destroy());
+    if (options.faults) {
+      behaviour = await startAwsBehaviour({
+        emulators: { dynamodb: endpoint('dynamodb'), s3: endpoint('s3rver'), sqs: endpoint('sqs') },
+        rates: options.faults,
+        keyNames: { [names.table]: resources.table.KeySchema.map((k) => k.AttributeName) },
+      });
+    }
     const env = {
       ...baseEnv,
+      ...(behaviour
+        ? {
+            GEOHUB_ENDPOINT_DYNAMODB: behaviour.endpoints.dynamodb,
+            GEOHUB_ENDPOINT_S3: behaviour.endpoints.s3,
+            GEOHUB_ENDPOINT_SQS: behaviour.endpoints.sqs,
+          }
+        : {}),
       GEOHUB_BUCKET: names.bucket,
       GEOHUB_TABLE: names.table,
       GEOHUB_QUEUE_URL: names.queueUrls.WorkQueue!,
@@ -118,6 +140,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       config: loadConfig(env),
       resources,
       pids: emulators.map((e) => e.pid),
+      faults: () => behaviour?.counts(),
       onS3Event: (listener) => listeners.push(listener),
       stop,
     };

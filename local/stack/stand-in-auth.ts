@@ -17,7 +17,7 @@ export function requestKeyId(headers: IncomingHttpHeaders, url: string): string 
  * True if the request names this stack's per-start access key id. The stand-ins do not verify
  * SigV4 signatures (s3rver only checks the key id; the SQS emulator checks nothing), so the
  * key id itself is the secret: it only travels over loopback and in the environment of the
- * user's own processes (docs/architecture.md, "The local stack").
+ * user's own processes (docs/architecture.md#access).
  */
 export function authorizedRequest(headers: IncomingHttpHeaders, url: string, keyId: string): boolean {
   const given = requestKeyId(headers, url);

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { processTable } from '../../lib/process/process-table.js';
 import { startCli } from '../support/cli.js';
 import { processMark } from '../support/marked-processes.js';
@@ -16,10 +16,26 @@ function start(args: string[], env: Record<string, string> = {}) {
   const tmp = tempDir('geohub-tmp-');
   const mark = processMark();
   const cli = startCli(args, { ...mark.env, TMPDIR: tmp, ...env }, { detached: true });
+  // A test that fails half-way still stops what it started (registered after tempDir's removal,
+  // so it runs first): Ctrl-C to the group, then SIGKILL to whatever of it is left.
+  onTestFinished(async () => {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) {
+      process.kill(-cli.child.pid!, 'SIGINT');
+      await Promise.race([cli.done, new Promise((r) => setTimeout(r, 30_000))]);
+    }
+    for (const line of mark.live()) {
+      try {
+        process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  });
   return { ...cli, tmp, mark };
 }
 
-const toolRunning = (mark: { live: () => string[] }) => mark.live().some((p) => / gdalwarp /.test(p));
+const toolRunning = (mark: { live: () => string[] }) =>
+  mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p));
 
 describe('Ctrl-C as a terminal sends it: SIGINT to the whole process group (issue 14)', () => {
   it('geohub run: exit 130 within the kill grace + 5 s, run CANCELLED, one line, nothing left', async () => {

@@ -47,6 +47,17 @@ describe('geohub run checks its input before anything starts (issue 20)', () => 
     );
   });
 
+  it('#2 #6 plan refuses a directory and a FIFO the same way, without blocking', async () => {
+    const dir = tempDir('geohub-in-');
+    const fifo = join(dir, 'pipe.laz');
+    execFileSync('mkfifo', [fifo]);
+    refused(await cli(['plan', dir]), /^geohub: cannot read .*: it is a directory, not a regular file$/);
+    refused(
+      await cli(['plan', fifo]),
+      /^geohub: cannot read .*pipe\.laz: it is a FIFO \(named pipe\), not a regular file$/,
+    );
+  });
+
   it('#13 /dev/zero names the cause (a device), not "write ECONNRESET"', async () => {
     const dir = tempDir('geohub-in-');
     refused(
@@ -131,6 +142,17 @@ describe('geohub run checks its input before anything starts (issue 20)', () => 
     refused(
       await cli(['run', RGB, '--out', join(dir, 'out'), '--job', big]),
       /^geohub: .*big\.job\.json is 52428800 bytes; a job sidecar is at most 4096$/,
+    );
+  });
+
+  it('#5 a 50 GB sparse file is refused before anything is copied (the stand-in would write all of it)', async () => {
+    const dir = tempDir('geohub-in-');
+    const sparse = join(dir, 'sparse.tif');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 50 * 1024 ** 3);
+    refused(
+      await cli(['run', sparse, '--out', join(dir, 'out')]),
+      /^geohub: .*sparse\.tif is a sparse file \(50\.0 GB, 0\.0 GB of it on disk\): the local stack would copy all 50\.0 GB/,
     );
   });
 

@@ -1,16 +1,28 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli, startCli } from '../support/cli.js';
 import { findFiles } from '../support/find-files.js';
-import { leftoverParts, leftoverProcesses } from '../support/leftovers.js';
+import { processMark } from '../support/marked-processes.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const example = (p: string) => new URL(`../../examples/${p}`, import.meta.url).pathname;
-const outDir = () => mkdtempSync(join(tmpdir(), 'geohub-out-'));
+const outDir = () => tempDir('geohub-out-');
+
+/** This test's own processes and temp dir: other stacks may run on this machine meanwhile. */
+function isolated() {
+  const mark = processMark();
+  const tmp = tempDir('geohub-tmp-');
+  return {
+    env: { ...mark.env, TMPDIR: tmp },
+    toolRunning: () => mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p)),
+    /** Nothing running, no scratch, no `.part`, no stand-in data left. */
+    leftovers: () => [...mark.live(), ...readdirSync(tmp)],
+  };
+}
 
 interface Summary {
   runId: string;
@@ -48,45 +60,46 @@ describe('geohub run, as a new user runs it', () => {
     '%s ends SUCCEEDED with valid tiles, mosaic and STAC, and leaves nothing running',
     async (file, bands) => {
       const dir = outDir();
-      const r = await runCli(['run', example(file), '--out', dir, '--json']);
+      const own = isolated();
+      const r = await runCli(['run', example(file), '--out', dir, '--json'], own.env);
       expect(r.code, r.stderr).toBe(0);
       const summary = JSON.parse(r.stdout) as Summary;
       expect(summary).toMatchObject({ status: 'SUCCEEDED', outputs: { dir } });
       expect(summary.tiles.done).toBe(summary.tiles.total);
       expect(summary.tiles.failed).toBe(0);
       checkTiles(dir, summary, bands);
-      expect(leftoverProcesses()).toEqual([]);
-      expect(leftoverParts()).toEqual([]);
+      expect(own.leftovers()).toEqual([]);
     },
   );
 
   it('a corrupt file exits non-zero with one clear line, and nothing is left running', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-bad-'));
+    const dir = tempDir('geohub-bad-');
+    const own = isolated();
     const corrupt = join(dir, 'corrupt.tif');
     writeFileSync(corrupt, readFileSync(example('raster/RGB.byte.tif')).subarray(0, 5_000));
-    const r = await runCli(['run', corrupt, '--out', join(dir, 'out')]);
+    const r = await runCli(['run', corrupt, '--out', join(dir, 'out')], own.env);
     expect(r.code).toBe(1);
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('geohub'));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^geohub run: the run failed: .*truncated/);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace without --verbose
-    expect(leftoverProcesses()).toEqual([]);
+    expect(own.leftovers()).toEqual([]);
   });
 
   it('Ctrl-C cancels the run cleanly before exiting: no tool, no .part, no emulator left', async () => {
     const dir = outDir();
-    const { child, done } = startCli(['run', slowGeoTiff(), '--out', dir, '--zoom', '13', '--workers', '2']);
-    // Wait until the tools are at work, then interrupt as a terminal would.
-    expect(
-      await waitUntil(() => leftoverProcesses().some((p) => /gdalwarp|warp-metatile/.test(p)), 90_000, 100),
-    ).toBe(true);
+    const slow = slowGeoTiff();
+    onTestFinished(() => rmSync(dirname(slow), { recursive: true, force: true }));
+    const own = isolated();
+    const { child, done } = startCli(['run', slow, '--out', dir, '--zoom', '13', '--workers', '2'], own.env);
+    // Wait until the tools are at work, then interrupt the CLI alone (the group: cli-exit-paths).
+    expect(await waitUntil(own.toolRunning, 90_000, 100)).toBe(true);
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('cancelling the run cleanly');
     expect(r.stderr).toMatch(/the run cancelled/);
-    expect(leftoverProcesses()).toEqual([]);
-    expect(leftoverParts()).toEqual([]);
+    expect(own.leftovers()).toEqual([]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 });
@@ -125,6 +138,6 @@ describe('geohub cost and plan', () => {
     }
     const bad = await runCli(['run', 'does-not-exist.tif', '--out', outDir()]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.trim()).toBe('geohub: cannot read does-not-exist.tif');
+    expect(bad.stderr.trim()).toBe('geohub: cannot read does-not-exist.tif: no such file');
   });
 });

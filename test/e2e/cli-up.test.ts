@@ -1,22 +1,27 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../support/cli.js';
-import { leftoverParts, leftoverProcesses } from '../support/leftovers.js';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { processMark } from '../support/marked-processes.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
+import { startUp, type UpSession } from '../support/up-session.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
-let up: ReturnType<typeof startCli>;
+let up: UpSession;
 let port = '';
 
+const mark = processMark();
+const toolRunning = () => mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p));
+/** geohub up's own temp dir: its scratch and stand-in data, judged apart from other stacks'. */
+const tmp = mkdtempSync(join(tmpdir(), 'geohub-up-tmp-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
 beforeAll(async () => {
-  up = startCli(['up', '--port', '0', '--json']);
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: up.child.stdout! }).once('line', resolve);
-    up.child.once('exit', (code) => reject(new Error(`geohub up exited early (${code})`)));
-  });
-  port = String(new URL((JSON.parse(line) as { url: string }).url).port);
+  up = await startUp({ ...mark.env, TMPDIR: tmp });
+  port = up.port;
 });
 afterAll(async () => {
   up?.child.kill('SIGINT');
@@ -38,6 +43,17 @@ describe('geohub up and the commands that talk to it', () => {
     ).toBe(true);
     const list = JSON.parse((await cli('status')).stdout) as { runs: { runId: string }[] };
     expect(list.runs.map((r) => r.runId)).toContain(submitted.runId);
+    // The capacity the workers run on (spot → on-demand fallback), with the workers' cost so far.
+    const view = JSON.parse((await cli('status', submitted.runId)).stdout) as {
+      capacity: { mode: string; workers: { spot: number; onDemand: number }; cost: { total: number } };
+    };
+    expect(view.capacity.mode).toBe('spot');
+    expect(view.capacity.workers.spot + view.capacity.workers.onDemand).toBeGreaterThan(0);
+    expect(view.capacity.cost.total).toBeGreaterThan(0);
+    const text = await runCli(['status', submitted.runId, '--port', port]);
+    expect(text.stdout).toMatch(
+      /^capacity: \d+ spot \+ \d+ on-demand workers, new ones on spot; interruption rate \d+ % vs break-even \d+ %/m,
+    );
     const verify = await cli('verify', submitted.runId);
     expect(verify.code).toBe(0);
     expect(JSON.parse(verify.stdout)).toMatchObject({
@@ -50,20 +66,18 @@ describe('geohub up and the commands that talk to it', () => {
   });
 
   it('cancel stops a running run; redrive finishes it', async () => {
-    const submitted = JSON.parse((await cli('submit', slowGeoTiff(), '--zoom', '13')).stdout) as {
+    const slow = slowGeoTiff();
+    onTestFinished(() => rmSync(dirname(slow), { recursive: true, force: true }));
+    const submitted = JSON.parse((await cli('submit', slow, '--zoom', '13')).stdout) as {
       runId: string;
     };
-    expect(
-      await waitUntil(() => leftoverProcesses().some((p) => /gdalwarp|warp-metatile/.test(p)), 90_000, 100),
-    ).toBe(true);
+    expect(await waitUntil(() => toolRunning(), 90_000, 100)).toBe(true);
     const cancel = await cli('cancel', submitted.runId);
     expect(cancel.code).toBe(0);
     expect(
       await waitUntil(async () => (await statusOf(submitted.runId)).status === 'CANCELLED', 10_000, 200),
     ).toBe(true);
-    expect(
-      await waitUntil(() => !leftoverProcesses().some((p) => /gdalwarp|warp-metatile/.test(p)), 10_000, 100),
-    ).toBe(true);
+    expect(await waitUntil(() => !toolRunning(), 10_000, 100)).toBe(true);
     const verify = JSON.parse((await cli('verify', submitted.runId)).stdout) as {
       claimsHeld: number;
       parts: string[];
@@ -80,8 +94,8 @@ describe('geohub up and the commands that talk to it', () => {
   });
 
   it('refuses state changes a web page could forge: other host names, non-JSON posts', async () => {
-    const base = `http://127.0.0.1:${port}`;
-    const form = await fetch(`${base}/api/redrive`, {
+    // With the secret (the user's own browser could be tricked into these): still refused.
+    const form = await up.fetch('/api/redrive', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'runId=x',
@@ -89,7 +103,8 @@ describe('geohub up and the commands that talk to it', () => {
     expect(form.status).toBe(403);
     // fetch() may not set Host; a DNS-rebinding page would arrive with its own host name.
     const rebound = await new Promise<number>((resolve, reject) => {
-      request({ host: '127.0.0.1', port, path: '/api/runs', headers: { host: 'evil.example' } }, (r) => {
+      const headers = { host: 'evil.example', authorization: `Bearer ${up.token}` };
+      request({ host: '127.0.0.1', port, path: '/api/runs', headers }, (r) => {
         r.resume();
         resolve(r.statusCode ?? 0);
       })
@@ -97,14 +112,15 @@ describe('geohub up and the commands that talk to it', () => {
         .end();
     });
     expect(rebound).toBe(403);
-    expect((await fetch(`${base}/api/runs`)).status).toBe(200);
+    expect((await up.fetch('/api/runs')).status).toBe(200);
   });
 
   it('Ctrl-C stops geohub up and everything it started', async () => {
     up.child.kill('SIGINT');
     const r = await up.done;
-    expect(r.code).toBe(0);
-    expect(leftoverProcesses()).toEqual([]);
-    expect(leftoverParts()).toEqual([]);
+    expect(r.code).toBe(130);
+    // Its own processes (other stacks may be running on this machine).
+    expect(mark.live()).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });

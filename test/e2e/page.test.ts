@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { basename, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,9 +9,15 @@ import { launchChromium } from '../support/browser.js';
 import { startCli } from '../support/cli.js';
 import { leftoverProcesses } from '../support/leftovers.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
+import { type Box, colourFigures, countColour, decodePng } from '../support/screenshot-pixels.js';
+import { tempDir } from '../support/temp-dir.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+const AUTZEN = new URL('../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
+/** The map's land and sea (assets/world-layer.js, style.css): Natural Earth's land over the sea colour. */
+const LAND_COLOUR = '#ece7dc';
+const SEA_COLOUR = '#d5e4ee';
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 /** The colours the page gives DONE and CANCELLED sub-tiles (assets/tile-states.js). */
 const DONE_COLOUR = '#2b9348';
@@ -31,6 +38,15 @@ let up: ReturnType<typeof startCli> | undefined;
 /** A source slow enough to cancel mid-run, made before any connection is open (it blocks the loop). */
 let slow = '';
 let base = '';
+/** The render cache directory of geohub up: removed when it stops. */
+let renderCache = '';
+/** geohub up's per-start secret: every request of this file goes as the user who started it. */
+let token = '';
+const fetch = (url: string, init: RequestInit = {}) =>
+  globalThis.fetch(url, {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` },
+  });
 let browser: Browser | undefined;
 let page: Page;
 /** Uncaught errors and console errors of the page (a CSP violation is one). */
@@ -49,9 +65,15 @@ beforeAll(async () => {
     createInterface({ input: started.child.stdout! }).once('line', resolve);
     started.child.once('exit', (code) => reject(new Error(`geohub up exited early (${code})`)));
   });
-  base = (JSON.parse(line) as { url: string }).url;
+  const ready = JSON.parse(line) as { url: string; pageUrl: string; tokenFile: string; renderCache: string };
+  base = ready.url;
+  renderCache = ready.renderCache;
+  token = (JSON.parse(readFileSync(ready.tokenFile, 'utf8')) as { token: string }).token;
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // The smallest screen the page is made for.
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // The one-time login URL geohub up prints: the page keeps the secret as a cookie from here on.
+  await page.goto(ready.pageUrl);
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
@@ -66,6 +88,7 @@ afterAll(async () => {
   } finally {
     if (up && up.child.exitCode === null && up.child.signalCode === null) up.child.kill('SIGINT');
     await up?.done;
+    if (slow) rmSync(dirname(slow), { recursive: true, force: true });
   }
 });
 
@@ -126,18 +149,26 @@ function workersOf(poolPid: number): number[] {
     .map((p) => p.pid);
 }
 
-const submit = (path: string, zoom?: number) =>
-  api<{ runId: string }>('/api/runs', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(zoom === undefined ? { path } : { path, zoom }),
+/** As `geohub submit` does: the file itself is streamed; the server opens no path it is sent. */
+async function submit(path: string, zoom?: number): Promise<{ runId: string }> {
+  const query = new URLSearchParams({
+    name: basename(path),
+    ...(zoom === undefined ? {} : { zoom: String(zoom) }),
   });
+  const r = await fetch(`${base}/api/uploads?${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: readFileSync(path),
+  });
+  if (!r.ok) throw new Error(`submit ${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { runId: string };
+}
 
 /** A GET with the path sent exactly as written (fetch would normalise `..` away). */
 function rawGet(path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(base);
-    request({ hostname, port, path, method: 'GET' }, (res) => {
+    request({ hostname, port, path, method: 'GET', headers: { authorization: `Bearer ${token}` } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     })
@@ -160,9 +191,27 @@ const subtiles = (colour?: string) =>
   page.locator(colour ? `#map path.subtile[fill="${colour}"]` : '#map path.subtile');
 const legendCount = async (state: string) =>
   Number((await page.locator(`.map-legend .count[data-state="${state}"]`).textContent())?.replace(/,/g, ''));
-// The warp tools: gdalwarp, or the metatile engine (seen as gdal-metatile).
+const outputImages = () => page.locator('#map img.output-tile.loaded');
+/** The screen boxes of the sub-tiles drawn on the map (the state overlay's polygons). */
+async function subtileBoxes(): Promise<Box[]> {
+  const boxes = await Promise.all((await subtiles().all()).map((p) => p.boundingBox()));
+  return boxes.filter((b): b is Box => b !== null);
+}
+/** Waits for the run's output and the world outline to be drawn, then screenshots the page. */
+async function screenshotWithOutput(tiles: number, file: string) {
+  await pageShows(async () => (await page.locator('#map').getAttribute('data-world')) === 'loaded', 60_000);
+  await pageShows(async () => (await outputImages().count()) === tiles, 60_000);
+  // The story has said how the output is drawn (the legend's line).
+  await pageShows(async () => Boolean(await page.locator('#output-style').textContent()), 30_000);
+  // The images fade in (style.css): let the transition end.
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${ARTIFACTS}${file}` });
+  return decodePng(await page.screenshot(), tempDir('geohub-shot-'));
+}
 const gdalwarpsOf = (runId: string) =>
-  processTable().filter((p) => p.state !== 'Z' && /^gdal/.test(p.command) && p.args.includes(runId));
+  processTable().filter(
+    (p) => p.state !== 'Z' && /^(gdalwarp|gdal-metatile)$/.test(p.command) && p.args.includes(runId),
+  );
 
 describe('the run-control page of geohub up', () => {
   it('serves the page and Leaflet from a fixed allow-list under a strict CSP', async () => {
@@ -269,6 +318,135 @@ describe('the run-control page of geohub up', () => {
     await page.screenshot({ path: `${ARTIFACTS}page-finished-run.png`, fullPage: true });
   });
 
+  it('draws the finished raster run imagery inside its footprint, over the coastlines of the Bahamas', async () => {
+    const runId = runIds[0]!;
+    const run = (await runOf(runId))!;
+    await page.goto(`${base}/#run=${runId}`);
+    await pageShows(async () => (await subtiles(DONE_COLOUR).count()) === run.counters.total);
+    const pixels = await screenshotWithOutput(run.counters.total, 'page-raster-output.png');
+    expect(await page.locator('#output-style').textContent()).toBe('output: the image as it is');
+
+    // Inside the sub-tiles: imagery, many colours, where a state overlay would be one flat colour.
+    const figures = (await subtileBoxes()).map((b) => colourFigures(pixels, b));
+    expect(figures).toHaveLength(run.counters.total);
+    const imagery = figures.filter((f) => f.colours > 1000 && f.top3Share < 0.3);
+    expect(imagery.length).toBeGreaterThanOrEqual(4);
+    // Around it, in the run's outline: the sea, and the islands of the Bahamas drawn from
+    // Natural Earth (nothing else is land in 79.5°W–75.9°W, 23.2°N–25.8°N).
+    const outline = (await page.locator('#map path.run-outline').boundingBox())!;
+    expect(countColour(pixels, outline, SEA_COLOUR)).toBeGreaterThan(5_000);
+    expect(countColour(pixels, outline, LAND_COLOUR)).toBeGreaterThan(100);
+
+    // The layers toggle: without the output, a DONE sub-tile is its state colour again.
+    await page.locator('#toggle-output').uncheck();
+    await pageShows(async () => (await outputImages().count()) === 0);
+    const flat = decodePng(await page.screenshot(), tempDir('geohub-shot-'));
+    const flatFigures = (await subtileBoxes()).map((b) => colourFigures(flat, b));
+    // A flat fill, under which only the coastlines and the graticule show through.
+    for (const f of flatFigures) expect(f.top3Share).toBeGreaterThan(0.7);
+    await page.locator('#toggle-output').check();
+    await pageShows(async () => (await outputImages().count()) === run.counters.total);
+    // Sub-tile states can be hidden too.
+    await page.locator('#toggle-states').uncheck();
+    await pageShows(async () => (await subtiles().count()) === 0);
+    await page.locator('#toggle-states').check();
+    await pageShows(async () => (await subtiles().count()) === run.counters.total);
+  });
+
+  it('tells the run story: sub-tiles done over time, redone work, downloads of the mosaic and STAC', async () => {
+    const runId = runIds[0]!;
+    const run = (await runOf(runId))!;
+    await page.goto(`${base}/#run=${runId}`);
+    await pageShows(
+      async () =>
+        (await page.locator('#done-chart svg').getAttribute('data-done')) === String(run.counters.total),
+    );
+    const figures = await page.locator('#story-figures').textContent();
+    expect(figures).toContain('Interruptions0');
+    expect(figures).toContain('Redone0 sub-tiles (0 extra attempts)');
+    const links = page.locator('#downloads a');
+    expect(await links.allTextContents()).toEqual([
+      'Mosaic (VRT)',
+      'STAC collection',
+      'STAC items',
+      'Summary',
+    ]);
+    const stacHref = await page.locator('#downloads a', { hasText: 'STAC collection' }).getAttribute('href');
+    const stac = await fetch(`${base}${stacHref}`);
+    expect(stac.headers.get('content-disposition')).toContain('attachment');
+    expect(((await stac.json()) as { type: string }).type).toBe('Collection');
+    const mosaic = await fetch(`${base}${await links.first().getAttribute('href')}`);
+    expect(await mosaic.text()).toMatch(/^<VRTDataset /);
+    await page.screenshot({ path: `${ARTIFACTS}page-run-story.png` });
+
+    // The chain of executions and the capacity, in the shapes the run views report them, are
+    // shown as given (a string, not a function: the test runner rewrites import() in the test's code).
+    const detail = {
+      ...run,
+      executions: [
+        {
+          executionArn: 'arn:aws:states:us-east-1:0:execution:geohub:r-1',
+          reason: 'upload',
+          status: 'HANDED_OVER',
+        },
+        {
+          executionArn: 'arn:aws:states:us-east-1:0:execution:geohub:r-1-2',
+          reason: 'handover',
+          status: 'RUNNING',
+        },
+      ],
+      capacity: {
+        mode: 'on-demand',
+        workers: { spot: 1, onDemand: 2 },
+        rate: 0.25,
+        breakEven: 0.2,
+        cost: { total: 0.0123, onDemandShare: 0.5 },
+      },
+    };
+    const shown = await page.evaluate<string>(
+      `import('/run-story.js').then((m) => {
+        const box = document.createElement('div');
+        const detail = ${JSON.stringify(detail)};
+        m.createRunStory(box).render(detail, { runId: detail.runId, progress: [[0, 0]], redone: { tiles: 0, attempts: 0 }, interruptions: 0, outputs: {} }, detail);
+        return [...box.querySelectorAll('#executions li, #story-figures dd')].map((n) => n.textContent).join(' | ');
+      })`,
+    );
+    expect(shown).toContain('1 spot + 2 on-demand workers, new ones on on-demand');
+    expect(shown).toContain('25.0 % (break-even 20.0 %)');
+    expect(shown).toContain('$0.0123, 50.0 % on-demand');
+    expect(shown).toContain('r-1 upload · HANDED_OVER');
+    expect(shown).toContain('r-1-2 handover · RUNNING');
+
+    // The render route answers PNGs for done sub-tiles only, and refuses what is not a tile.
+    const { features } = await api<{ features: Feature[] }>(`/api/runs/${runId}/tiles.geojson`);
+    const { z, x, y } = features[0]!.properties;
+    const png = await fetch(`${base}/api/runs/${runId}/render/${z}/${x}/${y}.png`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect((await fetch(`${base}/api/runs/${runId}/render/${z}/0/0.png`)).status).toBe(404);
+    expect((await fetch(`${base}/api/runs/${runId}/render/3/9/0.png`)).status).toBe(400);
+    expect((await fetch(`${base}/api/runs/${runId}/outputs/secret.txt`)).status).toBe(404);
+  });
+
+  it('shows a point-cloud run as a hillshade', async () => {
+    const { runId } = await submit(AUTZEN);
+    runIds.push(runId);
+    const ended = async () =>
+      !['SPLITTING', 'RUNNING', 'DRAINING'].includes((await runOf(runId))?.status ?? 'SPLITTING');
+    expect(await waitUntil(ended, 240_000, 500)).toBe(true);
+    const { status, reason } = (await runOf(runId)) as Run & { reason?: string };
+    expect({ status, reason }).toEqual({ status: 'SUCCEEDED', reason: undefined });
+    const run = (await runOf(runId))!;
+    await page.goto(`${base}/#run=${runId}`);
+    await pageShows(async () => (await subtiles(DONE_COLOUR).count()) === run.counters.total);
+    const pixels = await screenshotWithOutput(run.counters.total, 'page-pointcloud-hillshade.png');
+    expect(await page.locator('#output-style').textContent()).toBe('output: hillshade of the terrain model');
+    // Shaded relief: most of a sub-tile with ground in it is grey, in many levels.
+    const figures = (await subtileBoxes()).map((b) => colourFigures(pixels, b));
+    const shaded = figures.filter((f) => f.greyShare > 0.5 && f.greyLevels > 40);
+    expect(shaded.length).toBeGreaterThan(0);
+  });
+
   it('cancel on a running run ends it CANCELLED, live, and nothing of it keeps running', async () => {
     const { runId } = await submit(slow, 13);
     runIds.push(runId);
@@ -336,6 +514,13 @@ describe('the run-control page of geohub up', () => {
     const map = page.locator('#map');
     await pageShows(async () => (await map.getAttribute('data-features')) === String(MAP_CAP), 60_000);
     expect(await map.getAttribute('data-renderer')).toBe('canvas');
+    // Fitted to the whole run, its tiles are too many to draw as images: the page says so
+    // instead of asking for thousands of renders (and walking millions of grid positions).
+    await pageShows(async () =>
+      /^zoom in to see the output \([\d,]+ tiles in view\)$/.test(
+        (await page.locator('#output-note').textContent()) ?? '',
+      ),
+    );
     expect(await page.locator('#map-note').textContent()).toBe(
       `showing the first 20,000 of ${run.counters.total.toLocaleString('en')} sub-tiles`,
     );
@@ -346,6 +531,10 @@ describe('the run-control page of geohub up', () => {
   it('loads nothing from anywhere but the local server, and logs no error', () => {
     expect(requested.length).toBeGreaterThan(0);
     expect(requested.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'))).toEqual([]);
+    expect(new URL(base).hostname).toBe('127.0.0.1');
+    // The world outline and the rendered tiles were among them.
+    expect(requested).toContain(`${base}/vendor/world-atlas/countries-10m.json`);
+    expect(requested.some((u) => /\/render\/\d+\/\d+\/\d+\.png/.test(u))).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 
@@ -355,12 +544,15 @@ describe('the run-control page of geohub up', () => {
     expect(workersOf(up!.child.pid!)).toHaveLength(2);
     up!.child.kill('SIGINT');
     const r = await up!.done;
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(130); // stopped by Ctrl-C, as a shell reports it
     // Its stack, workers and tools are gone. Once up has exited they would be reparented, so
     // they are recognised by the pids taken before the stop, and tools by our runs' ids.
     const left = leftoverProcesses().filter((line) => ours.has(Number(line.split(' ')[0])));
     expect(left).toEqual([]);
     expect(workersOf(up!.child.pid!)).toEqual([]);
     expect(runIds.flatMap(gdalwarpsOf)).toEqual([]);
+    // The render cache was its own directory, and went with it.
+    expect(renderCache).toMatch(/geohub-render-/);
+    expect(existsSync(renderCache)).toBe(false);
   });
 });

@@ -18,3 +18,10 @@ export function startTestHub(options: Partial<LocalHubOptions> = {}): Promise<Lo
     workerEnv: { ...HUB_WORKER_ENV, ...options.workerEnv },
   });
 }
+
+/** A worker-log listener that records each tool start (its run and process group) into `starts`. */
+export function recordToolStarts(starts: { runId: string; pid: number }[]): LocalHubOptions['onWorkerLog'] {
+  return (_line, parsed) => {
+    if (parsed?.msg === 'tool started') starts.push({ runId: String(parsed.runId), pid: Number(parsed.pid) });
+  };
+}

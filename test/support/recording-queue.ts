@@ -19,6 +19,9 @@ export function createRecordingQueue(): RecordingQueue {
     async delete(m) {
       actions.push(`delete ${m.id}`);
     },
+    async deleteBatch(messages) {
+      actions.push(`delete-batch ${messages.map((m) => m.id).join(',')}`);
+    },
     async sendBatch(bodies) {
       actions.push(`send ${bodies.length}`);
       return { sent: bodies.length, failed: [] };

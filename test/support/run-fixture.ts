@@ -73,13 +73,16 @@ export async function seedRun(
 ): Promise<SeededRun> {
   const runId = `r-test-${randomUUID().slice(0, 12)}`;
   const prefix = `incoming/${runId}`;
-  for (const file of files) await fixture.store.putFile(`${prefix}/${basename(file)}`, file);
+  const heads = [];
+  for (const file of files) heads.push(await fixture.store.putFile(`${prefix}/${basename(file)}`, file));
   const sourceKey = `${prefix}/${basename(files[0]!)}`;
+  // As the upload's S3 event gives it (unversioned bucket): reads are pinned to this ETag.
+  const etag = heads[0]!.etag.replace(/"/g, '');
   const paramsVersion = 'v1';
   await fixture.ledger.createRun({
     runId,
     status: 'RUNNING',
-    source: { bucket: fixture.store.bucket, key: sourceKey, version: 'test' },
+    source: { bucket: fixture.store.bucket, key: sourceKey, version: etag, etag },
     operation,
     params,
     paramsVersion,

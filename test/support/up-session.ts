@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { onTestFinished } from 'vitest';
 import { type CliResult, startCli } from './cli.js';
 
 export interface UpSession {
@@ -40,12 +39,4 @@ export async function startUp(
         headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` },
       }),
   };
-}
-
-/** Stops it with Ctrl-C when the current test finishes, pass or fail. */
-export function stopUpWhenDone(up: UpSession): void {
-  onTestFinished(async () => {
-    if (up.child.exitCode === null && up.child.signalCode === null) up.child.kill('SIGINT');
-    await up.done;
-  });
 }

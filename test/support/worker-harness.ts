@@ -3,12 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
+import { processTable } from '../../lib/process/process-table.js';
 import { nodeEntry } from '../../local/node-entry.js';
 
 export interface WorkerHandle {
   readonly child: ChildProcess;
   readonly pid: number;
   readonly scratch: string;
+  readonly ownPidNamespace: boolean;
   /** Structured log lines, parsed as they arrive. */
   readonly logs: Record<string, unknown>[];
   /** Plain (non-JSON) stderr lines. */
@@ -33,14 +36,39 @@ export const FAST_WORKER_ENV: Readonly<Record<string, string>> = {
   GEOHUB_STOP_GRACE_MS: '120000',
 };
 
-/** Starts a real worker process (worker/main.ts) against the suite's local stack. */
+/** How to start the worker: by default its TypeScript source under this node. */
+export interface WorkerLaunch {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  /** Replaces this process's environment as the base (the stack's and the test's still apply). */
+  readonly baseEnv?: NodeJS.ProcessEnv;
+  /**
+   * The worker runs in a PID namespace of its own (unshare --kill-child): the PIDs it logs are
+   * not this machine's, and killing the launcher ends every process in the namespace.
+   */
+  readonly ownPidNamespace?: boolean;
+}
+
+/** Starts a real worker process (worker/main.ts, or `launch`) against the suite's local stack. */
 export function spawnWorker(
   env: Record<string, string>,
   overrides: Record<string, string> = {},
+  launch: WorkerLaunch = {
+    file: process.execPath,
+    args: nodeEntry(new URL('../../worker/main.ts', import.meta.url)),
+  },
 ): WorkerHandle {
   const scratch = overrides.GEOHUB_SCRATCH_DIR ?? mkdtempSync(join(tmpdir(), 'geohub-worker-'));
-  const child = spawn(process.execPath, nodeEntry(new URL('../../worker/main.ts', import.meta.url)), {
-    env: { ...process.env, ...env, ...FAST_WORKER_ENV, GEOHUB_SCRATCH_DIR: scratch, ...overrides },
+  const child = spawn(launch.file, launch.args, {
+    cwd: launch.cwd,
+    env: {
+      ...(launch.baseEnv ?? process.env),
+      ...env,
+      ...FAST_WORKER_ENV,
+      GEOHUB_SCRATCH_DIR: scratch,
+      ...overrides,
+    },
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -72,6 +100,7 @@ export function spawnWorker(
     child,
     pid: child.pid!,
     scratch,
+    ownPidNamespace: launch.ownPidNamespace === true,
     logs,
     text,
     exited,
@@ -106,7 +135,8 @@ export function spawnWorker(
 export async function killWorker(worker: WorkerHandle): Promise<void> {
   if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
   await worker.exited;
-  for (const line of worker.logs) {
+  // In a namespace of its own the kernel killed everything in it; its logged PIDs are not ours.
+  for (const line of worker.ownPidNamespace ? [] : worker.logs) {
     if (line.msg !== 'tool started') continue;
     try {
       process.kill(-Number(line.pid), 'SIGKILL');
@@ -117,3 +147,15 @@ export async function killWorker(worker: WorkerHandle): Promise<void> {
   // As ECS discards a stopped task's filesystem.
   rmSync(worker.scratch, { recursive: true, force: true });
 }
+
+/** The workers a test file starts: push them here and each is stopped after its test. */
+export function trackWorkers(): WorkerHandle[] {
+  const workers: WorkerHandle[] = [];
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map(killWorker));
+  });
+  return workers;
+}
+
+/** The live (non-zombie) members of a process group. */
+export const liveGroup = (pgid: number) => processTable().filter((p) => p.pgid === pgid && p.state !== 'Z');

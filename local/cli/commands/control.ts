@@ -3,11 +3,25 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { RedriveReport } from '../../../lib/coordination/redrive.js';
 import type { RunRecord } from '../../../lib/model/run.js';
+import type { CapacityView } from '../../hub/capacity-controller.js';
 import { callApi, portOf } from '../api-client.js';
 import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
+import { createUploadProgress } from '../upload-progress.js';
 
-type RunView = RunRecord & { execution?: { status: string; state?: string; error?: string } };
+type RunView = RunRecord & {
+  execution?: { status: string; state?: string; error?: string };
+  capacity?: CapacityView;
+};
+
+const percent = (x: number) => `${(x * 100).toFixed(0)} %`;
+/** Spot and on-demand workers, why, and what the mix costs (local/hub/capacity-controller.ts). */
+const capacityLines = (c: CapacityView) => [
+  `capacity: ${c.workers.spot} spot + ${c.workers.onDemand} on-demand workers, new ones on ${c.mode}; ` +
+    `interruption rate ${percent(c.rate)} vs break-even ${percent(c.breakEven)} (${c.switches.length} switches)`,
+  `workers' cost so far $${c.cost.total.toFixed(4)}, ${percent(c.cost.onDemandShare)} of the time on-demand ` +
+    `(all spot $${c.cost.allSpot.toFixed(4)}, all on-demand $${c.cost.allOnDemand.toFixed(4)})`,
+];
 
 const line = (r: RunView) => {
   const c = r.counters;
@@ -34,13 +48,23 @@ export function registerControl(program: Command, io: CliIo): void {
       name: basename(input.path),
       ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
     });
+    const progress = createUploadProgress(io.stderr);
+    // Counted as the request reads it (a 'data' listener would start the stream on its own).
+    async function* body() {
+      let sent = 0;
+      for await (const chunk of createReadStream(input.path)) {
+        sent += (chunk as Buffer).length;
+        progress.update(sent, input.bytes);
+        yield chunk as Buffer;
+      }
+    }
     const r = await callApi<{ outcome: string; runId?: string; reason?: string }>(
       port(opts),
       'POST',
       `/api/uploads?${query}`,
       undefined,
-      { env: io.env, stream: { body: createReadStream(input.path), bytes: input.bytes } },
-    );
+      { env: io.env, stream: { body: body(), bytes: input.bytes } },
+    ).finally(() => progress.stop());
     emit(io, opts.json, r, () => `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`);
     if (r.outcome === 'rejected' || r.outcome === 'ignored') io.exitCode = 1;
   });
@@ -60,6 +84,7 @@ export function registerControl(program: Command, io: CliIo): void {
           `breaker ${r.breaker ?? 'CLOSED'}; interrupted ${r.counters.interrupted}; retried ${r.counters.retried}`,
           r.reason ? `reason: ${r.reason}` : '',
           r.execution ? `execution ${r.execution.status} at ${r.execution.state ?? '-'}` : '',
+          ...(r.capacity ? capacityLines(r.capacity) : []),
         ]
           .filter(Boolean)
           .join('\n'),

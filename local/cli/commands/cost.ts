@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { SEED_ASSUMPTIONS, type SpotAssumptions, spotCost } from '../../../lib/cost/spot-cost.js';
+import {
+  breakEvenRate,
+  SEED_ASSUMPTIONS,
+  type SpotAssumptions,
+  spotCost,
+} from '../../../lib/cost/spot-cost.js';
 import { type CliIo, emit } from '../io.js';
 
 const money = (n: number) => `$${n.toFixed(3)}`;
@@ -53,7 +58,9 @@ export function registerCost(program: Command, io: CliIo): void {
       if (rates.some((r) => !(r >= 0 && r < 1)))
         throw new Error('--rates takes numbers in [0, 1), comma-separated');
       const rows = rates.map((r) => spotCost(r, assumptions));
-      emit(io, Boolean(opts.json), { assumptions, rows }, () => {
+      // Past this rate new workers go on-demand (the spot → on-demand fallback).
+      const breakEven = breakEvenRate(assumptions);
+      emit(io, Boolean(opts.json), { assumptions, rows, breakEven }, () => {
         const head = 'interruption rate | on-demand | spot, checkpointed | spot, no checkpoints';
         const body = rows.map(
           (r) =>
@@ -64,6 +71,9 @@ export function registerCost(program: Command, io: CliIo): void {
           'Effective cost per completed tile (compute only):',
           head,
           ...body,
+          '',
+          `Break-even interruption rate: ${(breakEven * 100).toFixed(1)} %: above it checkpointed spot costs more than on-demand, ` +
+            'and the worker pool starts new workers on on-demand capacity until the observed rate falls again.',
           '',
           `Assumptions: on-demand ${money(a.onDemandPerJob)} per ${a.jobMinutes}-minute job; spot at ${a.spotRatio} of on-demand; ` +
             `${a.subTileMinutes}-minute sub-tiles; ${a.warningMinutes}-minute warning; ${a.restartMinutes} minutes lost to each restart; ` +

@@ -1,9 +1,9 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_ESTIMATE, estimateRun } from '../../../lib/cost/run-estimate.js';
 import { readSourceHeader } from '../../../lib/source/read-source-header.js';
 import { planTiles } from '../../../lib/split/plan-tiles.js';
 import { localFileStore } from '../../../lib/store/file-store.js';
+import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
 
 export function registerPlan(program: Command, io: CliIo): void {
@@ -19,7 +19,9 @@ export function registerPlan(program: Command, io: CliIo): void {
     .option('--workers <n>', 'workers to estimate the time for', intOption(1, 10_000), 2)
     .option('--json', 'print one JSON object on stdout')
     .action(async (file: string, opts: { zoom?: number; workers: number; json?: boolean }) => {
-      const store = localFileStore(resolve(file));
+      // A directory, FIFO or device is refused before it is opened (a FIFO would block the read).
+      const input = await checkInputFile(file);
+      const store = localFileStore(input.path);
       const { header, read } = await readSourceHeader(store, store.key);
       const plan = planTiles(header, opts.zoom, file);
       const operation = header.kind === 'raster' ? 'raster-xyz' : 'pointcloud-dtm';

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { createLogger } from '../../../lib/log/logger.js';
+import { parseFaultRates } from '../../faults/fault-rates.js';
 import { type LocalHub, startLocalHub } from '../../hub/local-hub.js';
 import { startApiServer } from '../../server/api-server.js';
 import { tokenGate } from '../../server/auth.js';
-import { servePage } from '../../server/page.js';
+import { createPage } from '../../server/page.js';
 import { newUpSecret, tokenFile, writeUpToken } from '../../server/up-token.js';
 import { DEFAULT_PORT } from '../api-client.js';
 import { type CliIo, emit, intOption } from '../io.js';
@@ -31,21 +32,31 @@ export function registerUp(program: Command, io: CliIo): void {
       process.on('SIGTERM', onSignal);
       const hub = await startLocalHub({
         workers: opts.workers,
+        // As hard as AWS: concurrent transactions conflict, hot items throttle; GEOHUB_FAULT_* adds more.
+        faults: parseFaultRates(process.env),
         log,
         onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
       });
       const secret = newUpSecret();
       let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
       let removeToken = async () => {};
+      const page = createPage(hub);
       try {
-        api = await startApiServer(hub, opts.port, servePage(hub), (port) => tokenGate(secret, port));
+        api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secret, port));
         const port = Number(new URL(api.url).port);
         removeToken = await writeUpToken(port, { url: api.url, token: secret, pid: process.pid });
         const pageUrl = `${api.url}/?token=${secret}`;
         emit(
           io,
           opts.json,
-          { url: api.url, pageUrl, tokenFile: tokenFile(port), pid: process.pid, workers: hub.pool.pids() },
+          {
+            url: api.url,
+            pageUrl,
+            tokenFile: tokenFile(port),
+            pid: process.pid,
+            workers: hub.pool.pids(),
+            renderCache: page.cacheDir,
+          },
           () =>
             [
               `geohub up: ${api!.url} (API and run-control page), ${opts.workers} workers`,
@@ -57,6 +68,7 @@ export function registerUp(program: Command, io: CliIo): void {
       } finally {
         await removeToken();
         await api?.close();
+        await page.close();
       }
       // Running runs are cancelled first (as the console's Stop button would), so the workers
       // stop their tools on the cancel; then everything stops. One line says what happened.

@@ -12,7 +12,7 @@ export const MAP_TILE_CAP = 20_000;
 const CACHED_MANIFESTS = 8;
 /**
  * Metatile records read by the run's Query before giving up on it for batched reads of the shown
- * tiles: a Query is far cheaper per record, but a million-tile run has a million records.
+ * tiles' metatiles: a Query is far cheaper per record, but a million-tile run has 62,500 records.
  */
 const QUERY_BUDGET = MAP_TILE_CAP / 4;
 /** Batched reads in flight at once (each of up to 100 keys per call, in the ledger). */
@@ -41,6 +41,7 @@ async function statesOf(
   ledger: Ledger,
   runId: string,
   tiles: readonly TileTask[],
+  budget: number,
 ): Promise<Map<string, TileState>> {
   const wanted = new Set(tiles.map((t) => t.id));
   const states = new Map<string, TileState>();
@@ -48,9 +49,9 @@ async function statesOf(
   for await (const record of ledger.listMetatiles(runId)) {
     for (const tile of record.tiles) if (wanted.has(tile.id)) states.set(tile.id, record.state);
     read += 1;
-    if (read > QUERY_BUDGET) break;
+    if (read > budget) break;
   }
-  if (read <= QUERY_BUDGET) return states;
+  if (read <= budget) return states;
   states.clear();
   const ids = groupMetatiles(tiles, MAX_TILES_PER_MESSAGE).map((m) => m.id);
   const slice = Math.ceil(ids.length / PARALLEL_READS);
@@ -68,7 +69,12 @@ async function statesOf(
  * Merges a run's manifest (every sub-tile, including those the ledger has no record of yet) with
  * the ledger's tile states, bounded to `cap` sub-tiles.
  */
-export function createRunTilesReader(store: ObjectStore, ledger: Ledger, cap = MAP_TILE_CAP): RunTilesReader {
+export function createRunTilesReader(
+  store: ObjectStore,
+  ledger: Ledger,
+  cap = MAP_TILE_CAP,
+  queryBudget = QUERY_BUDGET,
+): RunTilesReader {
   const manifests = new Map<string, ManifestTiles>();
 
   const manifestOf = async (runId: string) => {
@@ -100,7 +106,7 @@ export function createRunTilesReader(store: ObjectStore, ledger: Ledger, cap = M
         };
       }
       const truncated = manifest.total > manifest.tiles.length;
-      const states = await statesOf(ledger, runId, manifest.tiles);
+      const states = await statesOf(ledger, runId, manifest.tiles, queryBudget);
       return {
         runId,
         ...manifest,

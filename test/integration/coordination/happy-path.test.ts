@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
@@ -8,6 +7,7 @@ import { encodeEventKey } from '../../../lib/trigger/s3-event.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
@@ -42,7 +42,7 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     expect(report.markers).toBe(run?.counters.total);
 
     // Copy the run's outputs as they are laid out in S3 and open them with GDAL.
-    const out = mkdtempSync(join(tmpdir(), 'geohub-run-'));
+    const out = tempDir('geohub-run-');
     for await (const o of hub.store.list(`tiles/${started.runId}/`)) {
       const local = join(out, o.key.slice(`tiles/${started.runId}/`.length));
       mkdirSync(dirname(local), { recursive: true });
@@ -73,7 +73,7 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.operation).toBe('pointcloud-dtm');
     expect(run?.counters.done).toBe(run?.counters.total);
-    const out = mkdtempSync(join(tmpdir(), 'geohub-dtm-'));
+    const out = tempDir('geohub-dtm-');
     let withData = 0;
     for await (const tile of listTiles(hub.ledger, started.runId)) {
       const local = join(out, `${tile.tileId}.tif`);

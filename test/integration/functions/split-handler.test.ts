@@ -45,6 +45,26 @@ async function upload(
 
 const fixture = (path: string) => new Uint8Array(readFileSync(join(ROOT, path)));
 
+/** A 10×10 GeoTIFF in `srs` over the given upper-left / lower-right corners, made by GDAL. */
+async function gdalCreate(name: string, srs: string, ullr: readonly number[]): Promise<string> {
+  const path = join(scratch, name);
+  const corners = ullr.map(String);
+  await execa('gdal_create', [
+    '-q',
+    '-of',
+    'GTiff',
+    '-outsize',
+    '10',
+    '10',
+    '-a_srs',
+    srs,
+    '-a_ullr',
+    ...corners,
+    path,
+  ]);
+  return path;
+}
+
 async function rejection(event: unknown): Promise<Error> {
   const error = await handler(event, {}).then(
     () => undefined,
@@ -110,33 +130,24 @@ describe('split handler', () => {
     );
   });
 
-  it('rejects a raster whose CRS is user-defined (float_raster_with_nodata.tif)', async () => {
+  it('splits a raster whose CRS is user-defined GeoKeys (float_raster_with_nodata.tif, LAEA)', async () => {
     const source = await upload('float.tif', fixture('test/fixtures/raster/float_raster_with_nodata.tif'));
+    const result = (await handler({ source }, {})) as { total: number };
+    expect(result.total).toBe(1);
+  });
+
+  it('rejects a raster in a CRS whose projection method proj4 lacks, naming it', async () => {
+    const path = await gdalCreate('laborde.tif', 'EPSG:8441', [1000000, 1001000, 1001000, 1000000]);
+    const source = await upload('laborde.tif', new Uint8Array(readFileSync(path)));
     const error = await rejection({ source });
     expect(error.name).toBe('UnsupportedCrsError');
-    expect(error.message).toMatch(
-      /^a user-defined CRS \(unknown: ProjectedCSTypeGeoKey 32767, Lambert Azimuthal Equal Area\) names no EPSG code/,
+    expect(error.message).toBe(
+      `s3://${source.bucket}/${source.key}: EPSG:8441 (Tananarive / Laborde Grid) cannot be reprojected: its projection method labrd is not one proj4 implements`,
     );
   });
 
   it('rejects a raster with an empty footprint (beyond the Mercator latitudes)', async () => {
-    const path = join(scratch, 'polar.tif');
-    await execa('gdal_create', [
-      '-q',
-      '-of',
-      'GTiff',
-      '-outsize',
-      '10',
-      '10',
-      '-a_srs',
-      'EPSG:4326',
-      '-a_ullr',
-      '0',
-      '-86',
-      '1',
-      '-89',
-      path,
-    ]);
+    const path = await gdalCreate('polar.tif', 'EPSG:4326', [0, -86, 1, -89]);
     const source = await upload('polar.tif', new Uint8Array(readFileSync(path)));
     const error = await rejection({ source });
     expect(error.name).toBe('EmptyFootprintError');

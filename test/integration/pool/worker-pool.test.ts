@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, inject, it } from 'vitest';
 import { isAlive } from '../../../lib/process/process-table.js';
@@ -46,5 +48,40 @@ describe('the local worker pool (the ECS service on a laptop)', () => {
     } finally {
       parent.kill('SIGKILL');
     }
+  });
+
+  it("cleans up only after a SIGKILL, as ECS does; after any other exit the next worker's self-check judges what was left", async () => {
+    const pool = startWorkerPool({ size: 1, env });
+    try {
+      // Signals count once the worker has its handlers: after it says it started.
+      const ready = () => pool.activity()[0]?.doing.msg === 'worker started';
+      expect(await waitUntil(ready, 20_000)).toBe(true);
+      const [scratch] = pool.scratchDirs();
+      // Debris of a stop path gone wrong, planted where the worker's outputs go.
+      const part = join(scratch!, 'left-behind.tif.0badc0de.part');
+      writeFileSync(part, 'partial');
+      const [first] = pool.pids();
+      process.kill(first!, 'SIGTERM');
+      expect(await waitUntil(() => pool.exits().length >= 2, 20_000)).toBe(true);
+      // Not cleaned: recorded, and the next worker on the same scratch refused work.
+      expect(pool.exits()[0]).toMatchObject({ pid: first, code: 75, signal: null, parts: [part] });
+      expect(pool.exits()[1]).toMatchObject({ code: 78, parts: [part] });
+      expect(pool.scratchDirs()).toEqual([scratch]);
+      expect(existsSync(part)).toBe(true);
+
+      rmSync(part);
+      expect(await waitUntil(ready, 30_000)).toBe(true);
+      const [third] = pool.pids();
+      writeFileSync(part, 'partial');
+      process.kill(third!, 'SIGKILL');
+      expect(await waitUntil(() => pool.exits().length === 3 && pool.pids().length === 1, 20_000)).toBe(true);
+      // Killed outright: its task's filesystem is discarded and the next worker gets a fresh one.
+      expect(existsSync(scratch!)).toBe(false);
+      expect(pool.scratchDirs()).not.toEqual([scratch]);
+    } finally {
+      await pool.stop(5_000);
+    }
+    expect(pool.scratchDirs()).toEqual([]);
+    expect(pool.startedPids().filter(isAlive)).toEqual([]);
   });
 });

@@ -1,32 +1,68 @@
 import { describe, expect, it } from 'vitest';
 import { runChaos } from '../../../local/chaos/run-chaos.js';
+import { parseFaultRates } from '../../../local/faults/fault-rates.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 
+const ALL_CHECKS = {
+  everySubTileOneMarker: true,
+  everyMarkerHasItsObject: true,
+  noMarkerWithoutObject: true,
+  noPartFiles: true,
+  noOrphanedTools: true,
+  noSelfCheckRefusals: true,
+  redoneWithinBound: true,
+  countersExact: true,
+  countersNotInflated: true,
+};
+
 describe('chaos (the short case; `npm run chaos` is the full one)', () => {
-  it('random SIGKILL and SIGTERM to workers lose nothing, leave nothing, and redo at most the in-flight work', async () => {
+  it('AWS faults and random SIGKILL/SIGTERM to workers, production settings: nothing lost, nothing left, only in-flight work redone', async () => {
     const report = await runChaos({
       source: RGB,
       zoom: 10,
       workers: 3,
-      killEveryMs: [1_000, 2_500],
+      tilesPerMessage: 2,
+      killEveryMs: [3_000, 6_000],
+      maxKills: 6,
+      faults: parseFaultRates({
+        GEOHUB_FAULT_SEED: '20261201',
+        GEOHUB_FAULT_DYNAMODB_CONFLICT: '0.05',
+        GEOHUB_FAULT_DYNAMODB_THROTTLE: '0.02',
+        GEOHUB_FAULT_S3_503: '0.01',
+      }),
       seed: 20261130,
-      timeoutMs: 240_000,
+      timeoutMs: 600_000,
     });
     process.stdout.write(`chaos figures: ${JSON.stringify(report)}\n`);
     expect(report.status).toBe('SUCCEEDED');
     expect(report.kills.sigkill + report.kills.sigterm).toBeGreaterThan(2);
-    expect(report.checks).toEqual({
-      everySubTileOneMarker: true,
-      everyMarkerHasItsObject: true,
-      noMarkerWithoutObject: true,
-      noPartFiles: true,
-      noOrphanedTools: true,
-      redoneWithinBound: true,
-      countersExact: true,
-    });
+    // The faults were really there, and answered as AWS answers.
+    expect(report.faults?.injected.dynamodb.TransactionConflict ?? 0).toBeGreaterThan(0);
+    expect(report.checks).toEqual(ALL_CHECKS);
     // Every process it started (emulators, Java, workers, tool groups) is gone after the stop.
     expect(report.leftAfterStop).toEqual([]);
     expect(report.ok).toBe(true);
-  }, 300_000);
+  }, 720_000);
+
+  it('eight workers racing on one run under conflict injection: counters exact, nothing redone', async () => {
+    const report = await runChaos({
+      source: RGB,
+      zoom: 10,
+      workers: 8,
+      tilesPerMessage: 2, // enough metatiles for every worker to race on
+      faults: parseFaultRates({ GEOHUB_FAULT_SEED: '8', GEOHUB_FAULT_DYNAMODB_CONFLICT: '0.2' }),
+      seed: 8,
+      timeoutMs: 400_000,
+    });
+    process.stdout.write(`race figures: ${JSON.stringify(report)}\n`);
+    expect(report.status).toBe('SUCCEEDED');
+    expect(report.faults?.injected.dynamodb.TransactionConflict ?? 0).toBeGreaterThan(0);
+    expect(report.checks).toEqual(ALL_CHECKS);
+    // No kills: any metatile claimed twice, or any tile made twice, would be redone because of a conflict.
+    expect(report.redoneMetatiles).toBe(0);
+    expect(report.redone).toBe(0);
+    expect(report.counters).toMatchObject({ done: report.tiles, failed: 0, retried: 0, interrupted: 0 });
+    expect(report.leftAfterStop).toEqual([]);
+  }, 480_000);
 });

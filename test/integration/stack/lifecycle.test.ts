@@ -7,6 +7,7 @@ import { descendants, isAlive, processTable } from '../../../lib/process/process
 import { nodeEntry } from '../../../local/node-entry.js';
 import { readResources } from '../../../local/stack/resources.js';
 import { LOCAL_ACCOUNT, LOCAL_REGION, LOCAL_STAGE, startLocalStack } from '../../../local/stack/stack.js';
+import { suiteProcesses } from '../../support/marked-processes.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { waitUntil } from '../../support/wait-until.js';
 
@@ -86,7 +87,8 @@ describe('the local stack leaves nothing running', () => {
   it('the suite stack is still the only one: no emulator outside the suite is left over', () => {
     const suite = inject('stackPids');
     const suiteTree = new Set(suite.flatMap((pid) => [pid, ...descendants(pid)]));
-    const strays = processTable().filter(
+    // This run's processes only: another suite on the same machine has emulators of its own.
+    const strays = suiteProcesses().filter(
       (p) =>
         (p.args.includes('DynamoDBLocal.jar') || p.args.includes('emulator-main')) && !suiteTree.has(p.pid),
     );

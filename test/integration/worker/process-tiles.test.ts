@@ -28,7 +28,7 @@ function deps(store: ObjectStore, starts: { pid: number; tiles: number }[]): Pro
   onTestFinished(() => rmSync(scratchDir, { recursive: true, force: true }));
   return {
     store,
-    sources: rangedSourceAccess(),
+    sources: rangedSourceAccess(store, join(scratchDir, 'sources')),
     operations: OPERATIONS,
     scratchDir,
     toolTimeoutMs: 60_000,

@@ -1,20 +1,14 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { processTable } from '../../../lib/process/process-table.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../support/find-files.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { waitUntil } from '../../support/wait-until.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { liveGroup, spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
-const workers: WorkerHandle[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
-});
+const workers = trackWorkers();
 afterAll(() => clients.destroy());
-
-const liveGroup = (pgid: number) => processTable().filter((p) => p.pgid === pgid && p.state !== 'Z');
 
 describe('cancelling in-flight work leaves nothing behind', () => {
   it('a run cancelled during a running gdalwarp: group dead, no .part, no output, claim released, queue dropped', async () => {

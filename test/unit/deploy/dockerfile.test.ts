@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { projectRoot } from '../../../local/project-root.js';
 
 // No Docker engine on these machines: the image is checked structurally here, built in CI/by hand.
@@ -41,16 +42,18 @@ const stageNamed = (name: string) =>
   stages.find((s) => s[0]?.op === 'FROM' && new RegExp(`\\bAS\\s+${name}$`, 'i').test(s[0].args));
 
 describe('worker/Dockerfile', () => {
-  it('starts node directly with an exec-form ENTRYPOINT, no shell in between', () => {
+  it('starts tini as PID 1 and node under it, exec form, no shell in between; SIGTERM stops it', () => {
     const entrypoints = ops(final, 'ENTRYPOINT');
     expect(entrypoints).toHaveLength(1);
-    expect(JSON.parse(entrypoints[0]!.args)).toEqual(['node', 'dist/worker/main.js']);
+    expect(JSON.parse(entrypoints[0]!.args)).toEqual(['/usr/bin/tini', '--', 'node', '/app/main.js']);
     // A CMD would only add arguments; a shell-form one would wrap everything in /bin/sh -c.
     expect(ops(final, 'CMD')).toEqual([]);
     expect(ops(final, 'SHELL')).toEqual([]);
     for (const i of [...ops(final, 'ENTRYPOINT'), ...ops(final, 'CMD')])
       expect(i.args).not.toMatch(/\b(sh|bash)\b|-c\b/);
     expect(ops(final, 'STOPSIGNAL').map((i) => i.args)).toEqual(['SIGTERM']);
+    // tini comes from the runtime's own packages, at a pinned version.
+    expect(ops(final, 'RUN').some((r) => /apt-get install\b.*\btini=0\.19\.0-\*/.test(r.args))).toBe(true);
   });
 
   it('runs as a non-root user', () => {
@@ -65,40 +68,62 @@ describe('worker/Dockerfile', () => {
     expect(ops(final, 'RUN').some((r) => new RegExp(`useradd\\b.*\\b${user}\\b`).test(r.args))).toBe(true);
   });
 
-  it('has GDAL and PDAL from one distribution, and Node 22 from the official image', () => {
-    const install = ops(final, 'RUN').find((r) => r.args.includes('apt-get install'));
-    expect(install?.args).toMatch(/\bgdal-bin\b/);
-    expect(install?.args).toMatch(/\bpdal\b/);
-    const nodeStage = stageNamed('node');
-    expect(nodeStage?.[0]?.args).toMatch(/^\$\{NODE_IMAGE\}|^node:22/);
-    expect(stages[0]!.some((i) => i.op === 'ARG' && /^NODE_IMAGE=node:22-/.test(i.args))).toBe(true);
-    expect(ops(final, 'COPY').some((c) => /--from=node\s+\/usr\/local\/bin\/node\b/.test(c.args))).toBe(true);
+  it('builds from base images pinned to versions, never a floating tag', () => {
+    const images = stages[0]!.filter((i) => i.op === 'ARG' && /_IMAGE=/.test(i.args)).map((i) => i.args);
+    expect(images).toEqual([
+      expect.stringMatching(/^NODE_IMAGE=node:22\.\d+\.\d+-trixie-slim$/),
+      expect.stringMatching(/^MICROMAMBA_IMAGE=mambaorg\/micromamba:\d+\.\d+\.\d+-debian13-slim$/),
+      'RUNTIME_IMAGE=debian:trixie-slim',
+    ]);
+    // Every stage starts from one of those (or an earlier stage), so nothing else is pulled.
+    const names = new Set<string>();
+    for (const stage of stages.slice(1)) {
+      const [from, , name] = stage[0]!.args.split(/\s+/);
+      expect(/^\$\{[A-Z_]+_IMAGE\}$/.test(from!) || names.has(from!), from).toBe(true);
+      if (name) names.add(name);
+    }
   });
 
-  it("has GDAL's Python bindings and the metatile engine's script where the worker looks for it", () => {
-    const install = ops(final, 'RUN').find((r) => r.args.includes('apt-get install'));
-    expect(install?.args).toMatch(/\bpython3-gdal\b/);
-    expect(install?.args).toMatch(/python3 -c 'from osgeo import gdal'/);
-    // metatileCommand() finds it under the project root (/app, where package.json is).
-    expect(ops(final, 'COPY').map((c) => c.args)).toContain('--from=build /app/worker/tools ./worker/tools');
-    expect(existsSync(join(ROOT, 'worker', 'tools', 'warp-metatile.py'))).toBe(true);
-    expect(ops(final, 'WORKDIR').at(-1)?.args).toBe('/app');
-  });
-
-  it('ships production dependencies (npm ci --omit=dev) and the compiled dist/', () => {
-    expect(all.some((i) => i.op === 'RUN' && /npm ci\b.*--omit=dev/.test(i.args))).toBe(true);
-    const copies = ops(final, 'COPY').map((c) => c.args);
-    expect(copies).toContain('--from=build /app/dist ./dist');
-    expect(copies).toContain('--from=deps /app/node_modules ./node_modules');
-    // dist/worker/main.js is what tsc makes of worker/main.ts.
-    const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as {
-      compilerOptions: { outDir: string; rootDir: string };
+  it('has GDAL and PDAL from conda-forge, pinned, in one environment copied whole into the runtime', () => {
+    const env = parse(readFileSync(join(ROOT, 'worker', 'environment.yml'), 'utf8')) as {
+      channels: string[];
+      dependencies: string[];
     };
-    expect(tsconfig.compilerOptions).toMatchObject({ outDir: 'dist', rootDir: '.' });
-    expect(existsSync(join(ROOT, 'worker', 'main.ts'))).toBe(true);
+    expect(env.channels).toEqual(['conda-forge']);
+    // PDAL links the very libgdal the gdal tools use: both pinned to exact versions.
+    expect(env.dependencies).toContainEqual(expect.stringMatching(/^libgdal-core=\d+\.\d+\.\d+$/));
+    expect(env.dependencies).toContainEqual(expect.stringMatching(/^libpdal-core=\d+\.\d+\.\d+$/));
+    for (const dep of env.dependencies.filter((d) => d !== 'ca-certificates'))
+      expect(dep, 'pinned').toMatch(/=\d+(\.\d+)+$/);
+
+    const tools = stageNamed('tools')!;
+    expect(tools[0]!.args).toMatch(/^\$\{MICROMAMBA_IMAGE\}/);
     expect(
-      stageNamed('build')?.some((i) => i.op === 'RUN' && /tsc -p tsconfig\.build\.json/.test(i.args)),
+      tools.some(
+        (i) =>
+          i.op === 'RUN' && /micromamba create .*--prefix \/opt\/geo --file .*environment\.yml/.test(i.args),
+      ),
     ).toBe(true);
+    // Same path in the runtime: a conda environment is not relocatable once installed.
+    expect(ops(final, 'COPY').map((c) => c.args)).toContain('--from=tools /opt/geo /opt/geo');
+    expect(ops(final, 'ENV').some((e) => /PATH=\/opt\/geo\/bin:/.test(e.args))).toBe(true);
+    // No GDAL or PDAL from the distribution's packages: there is no PDAL there.
+    for (const run of ops(final, 'RUN')) expect(run.args).not.toMatch(/apt-get install\b.*\b(gdal|pdal)/);
+  });
+
+  it('ships the worker as one bundle: no node_modules, no npm, only the node binary', () => {
+    const copies = ops(final, 'COPY').map((c) => c.args);
+    expect(copies).toContain('--from=bundle /bundle /app');
+    expect(copies).toContain('--from=node /usr/local/bin/node /usr/local/bin/node');
+    expect(copies.filter((c) => /node_modules|--from=node\s+\/usr\/local\/lib/.test(c))).toEqual([]);
+    expect(ops(final, 'FROM')[0]!.args).toMatch(/^\$\{RUNTIME_IMAGE\}/);
+    const bundle = stageNamed('bundle')!;
+    expect(
+      bundle.some((i) => i.op === 'RUN' && /node scripts\/bundle-worker\.mjs --outdir \/bundle/.test(i.args)),
+    ).toBe(true);
+    // /app/main.js is the bundle of worker/main.ts (the bundler's entry named "main").
+    const bundler = readFileSync(join(ROOT, 'scripts', 'bundle-worker.mjs'), 'utf8');
+    expect(bundler).toMatch(/main: 'worker\/main\.ts'/);
   });
 
   it('copies only files that exist and that the build context (.dockerignore) lets in', () => {
@@ -116,7 +141,12 @@ describe('worker/Dockerfile', () => {
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect(existsSync(join(ROOT, source)), source).toBe(true);
-      expect(allowed.has(source.replace(/\/$/, '')), `${source} is in the build context`).toBe(true);
+      const inContext = [...allowed].some(
+        (a) => source.replace(/\/$/, '') === a || source.startsWith(`${a}/`),
+      );
+      expect(inContext, `${source} is in the build context`).toBe(true);
     }
+    // The local stack's code is not even in the context.
+    expect([...allowed].filter((a) => /^(local|functions|test|bench)$/.test(a))).toEqual([]);
   });
 });

@@ -28,8 +28,8 @@ import {
 
 let template: Template;
 
-beforeAll(() => {
-  const packaged = packageOffline();
+beforeAll(async () => {
+  const packaged = await packageOffline();
   template = packaged.template;
   process.stderr.write(`npm run package: ${packaged.ms} ms\n`);
 }, 300_000);
@@ -53,7 +53,7 @@ const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribut
 
 describe('npm run package (offline, no credentials)', () => {
   it('bundles every handler of functions/ into its own Lambda on Node 22', () => {
-    expect(HANDLER_FILES.length).toBe(10);
+    expect(HANDLER_FILES.length).toBe(11);
     for (const file of HANDLER_FILES) {
       const [, fn] = lambdaFor(file);
       const p = props<{ Runtime: string; FunctionName: string; Code: { S3Key: string } }>(fn);
@@ -195,7 +195,7 @@ describe('queue, table and bucket', () => {
 
   it('keeps every log group for a bounded time', () => {
     const groups = ofType(template, 'AWS::Logs::LogGroup');
-    expect(groups.length).toBe(HANDLER_FILES.length + 1); // the Lambdas and the workers
+    expect(groups.length).toBe(HANDLER_FILES.length + 2); // the Lambdas, the workers, the state machine
     for (const [id, g] of groups) expect(props(g).RetentionInDays, id).toBeGreaterThan(0);
   });
 });
@@ -244,10 +244,13 @@ describe('the state machine', () => {
     const [, sm] = machine();
     const p = props<{ RoleArn: { 'Fn::GetAtt': [string, string] }; DefinitionSubstitutions: object }>(sm);
     const role = resource(template, p.RoleArn['Fn::GetAtt'][0]);
-    const statements = roleStatements(role);
-    expect(statements).toHaveLength(1);
-    expect(statements[0]!.Action).toBe('lambda:InvokeFunction');
-    expect(statements[0]!.Resource).toEqual(Object.values(p.DefinitionSubstitutions));
+    // The other statements deliver its logs and traces (operations.test.ts); none invokes anything.
+    const invoking = roleStatements(role).filter((s) =>
+      asArray(s.Action).some((a) => !/^(logs|xray):/.test(a)),
+    );
+    expect(invoking).toHaveLength(1);
+    expect(invoking[0]!.Action).toBe('lambda:InvokeFunction');
+    expect(invoking[0]!.Resource).toEqual(Object.values(p.DefinitionSubstitutions));
   });
 
   it('lets on-upload and redrive start executions (GEOHUB_STATE_MACHINE_ARN)', () => {
@@ -265,7 +268,9 @@ describe('run control and schedules', () => {
   it('cancels the run when its execution is stopped (ABORTED) or times out', () => {
     const [smId] = ofType(template, 'AWS::StepFunctions::StateMachine')[0]!;
     const [onStatusId] = lambdaFor('on-execution-status');
-    const rules = ofType(template, 'AWS::Events::Rule').filter(([, r]) => props(r).EventPattern);
+    const rules = ofType(template, 'AWS::Events::Rule').filter(([, r]) =>
+      JSON.stringify(props(r).EventPattern ?? {}).includes('aws.states'),
+    );
     expect(rules).toHaveLength(1);
     const rule = props<{ EventPattern: unknown; Targets: { Arn: unknown }[] }>(rules[0]![1]);
     expect(rule.EventPattern).toEqual({
@@ -278,7 +283,9 @@ describe('run control and schedules', () => {
 
   it('runs the reaper every 5 minutes', () => {
     const [reaperId] = lambdaFor('reaper');
-    const schedules = ofType(template, 'AWS::Events::Rule').filter(([, r]) => props(r).ScheduleExpression);
+    const schedules = ofType(template, 'AWS::Events::Rule').filter(([, r]) =>
+      JSON.stringify(props(r).Targets).includes(reaperId),
+    );
     expect(schedules).toHaveLength(1);
     const rule = props<{ ScheduleExpression: string; Targets: { Arn: unknown }[] }>(schedules[0]![1]);
     expect(rule.ScheduleExpression).toBe('rate(5 minutes)');
@@ -322,14 +329,15 @@ describe('workers on Fargate Spot', () => {
     expect(weights(c.DefaultCapacityProviderStrategy)).toEqual({ FARGATE_SPOT: 1, FARGATE: 0 });
   });
 
-  it('runs the worker container with 2 minutes to stop, an init process and exec-form node', () => {
+  it('runs the worker container with 2 minutes to stop and the image’s own init and entrypoint', () => {
     const { task, worker } = container();
     expect(task.Cpu).toBe('1024');
     expect(task.Memory).toBe('2048');
     expect(task.RequiresCompatibilities).toEqual(['FARGATE']);
     expect(worker.StopTimeout).toBe(120);
-    expect(worker.LinuxParameters).toEqual({ InitProcessEnabled: true });
-    // No override of the image's exec-form ENTRYPOINT (worker/Dockerfile), and no shell.
+    // The image's ENTRYPOINT starts tini as PID 1 (worker/Dockerfile): no second init from ECS,
+    // no override of the exec-form ENTRYPOINT, and no shell.
+    expect(worker.LinuxParameters).toBeUndefined();
     expect(worker.EntryPoint).toBeUndefined();
     expect(worker.Command).toBeUndefined();
     const log = worker.LogConfiguration as { LogDriver: string; Options: Record<string, unknown> };
@@ -364,7 +372,8 @@ describe('workers on Fargate Spot', () => {
       FARGATE_SPOT: 1,
       FARGATE: 0,
     });
-    expect(s.DesiredCount).toBe(0);
+    // 0 on the first deploy only; afterwards left out, so a deploy keeps the running count.
+    expect(s.DesiredCount).toEqual({ 'Fn::If': ['IsFirstDeploy', 0, { Ref: 'AWS::NoValue' }] });
 
     const targets = ofType(template, 'AWS::ApplicationAutoScaling::ScalableTarget');
     expect(targets).toHaveLength(1);
@@ -377,7 +386,10 @@ describe('workers on Fargate Spot', () => {
 
     const policies = ofType(template, 'AWS::ApplicationAutoScaling::ScalingPolicy');
     for (const [, p] of policies) expect(props(p).ScalingTargetId).toEqual({ Ref: targetId });
-    const alarms = ofType(template, 'AWS::CloudWatch::Alarm');
+    // The scaling alarms (the others notify the alarm topic: operations.test.ts) watch the work queue.
+    const alarms = ofType(template, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
+      asArray(props(a).AlarmActions as { Ref: string }[]).some((x) => policies.some(([id]) => id === x.Ref)),
+    );
     const actions = alarms.flatMap(([, a]) => asArray(props(a).AlarmActions as { Ref: string }[]));
     expect(actions.map((a) => a.Ref).sort()).toEqual(policies.map(([id]) => id).sort());
     for (const [id, a] of alarms) expect(JSON.stringify(props(a)), id).toContain('WorkQueue');
@@ -394,14 +406,13 @@ describe('least privilege', () => {
       's3:GetObject',
       's3:PutObject',
       'dynamodb:PutItem',
-      'dynamodb:GetItem',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
     ],
     enqueue: [...LOGS, 's3:GetObject', 'sqs:SendMessage'],
-    'check-progress': [...LOGS, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'sqs:GetQueueAttributes'],
+    'check-progress': [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem', 'sqs:GetQueueAttributes'],
     drain: [
       ...LOGS,
-      'dynamodb:GetItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
       'sqs:ReceiveMessage',
@@ -409,20 +420,13 @@ describe('least privilege', () => {
       'sqs:DeleteMessage',
       'sqs:GetQueueAttributes',
     ],
-    finalize: [
-      ...LOGS,
-      'dynamodb:GetItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-      's3:GetObject',
-      's3:PutObject',
-    ],
-    'mark-failed': [...LOGS, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    finalize: [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem', 's3:GetObject', 's3:PutObject'],
+    'mark-failed': [...LOGS, 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     'on-execution-status': [...LOGS, 'dynamodb:UpdateItem'],
-    reaper: [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    reaper: [...LOGS, 'dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    capacity: [...LOGS, 'dynamodb:Query', 'ecs:DescribeServices', 'ecs:UpdateService'],
     redrive: [
       ...LOGS,
-      'dynamodb:GetItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
       'sqs:SendMessage',
@@ -461,15 +465,32 @@ describe('least privilege', () => {
     expect(ofType(template, 'AWS::IAM::ManagedPolicy')).toHaveLength(0);
   });
 
+  /** Actions AWS defines no resource type for: "*" is the only Resource they take. */
+  const NO_RESOURCE_TYPE = [
+    'ecr:GetAuthorizationToken',
+    // Step Functions' log delivery (the log group is named in the state machine's LoggingConfiguration).
+    'logs:CreateLogDelivery',
+    'logs:GetLogDelivery',
+    'logs:UpdateLogDelivery',
+    'logs:DeleteLogDelivery',
+    'logs:ListLogDeliveries',
+    'logs:PutResourcePolicy',
+    'logs:DescribeResourcePolicies',
+    'logs:DescribeLogGroups',
+    'xray:PutTraceSegments',
+    'xray:PutTelemetryRecords',
+    'xray:GetSamplingRules',
+    'xray:GetSamplingTargets',
+  ];
+
   it('scopes every Allow to this stack’s resources; "*" only where AWS has no resource type', () => {
     const roles = ofType(template, 'AWS::IAM::Role');
     for (const [id, role] of roles) {
       for (const s of roleStatements(role)) {
         for (const r of asArray(s.Resource as unknown)) {
           if (r === '*') {
-            expect(s.Action, `${id}: only ecr:GetAuthorizationToken takes "*"`).toBe(
-              'ecr:GetAuthorizationToken',
-            );
+            for (const action of asArray(s.Action))
+              expect(NO_RESOURCE_TYPE, `${id}: ${action} on "*"`).toContain(action);
           } else
             expect(typeof r, `${id}: ${JSON.stringify(r)} must reference a stack resource`).toBe('object');
         }
@@ -504,7 +525,7 @@ describe('least privilege', () => {
     const role = resource(template, (props(fn).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
     const sqs = roleStatements(role).find((s) => s.Action === 'sqs:GetQueueAttributes');
     expect(sqs?.Resource).toEqual([getAtt('WorkQueue'), getAtt('DeadLetterQueue')]);
-    const ddb = roleStatements(role).find((s) => asArray(s.Action).includes('dynamodb:GetItem'));
+    const ddb = roleStatements(role).find((s) => asArray(s.Action).includes('dynamodb:Query'));
     expect(ddb?.Resource).toEqual(getAtt('LedgerTable'));
   });
 
@@ -517,7 +538,7 @@ describe('least privilege', () => {
     expect(actions).toEqual(
       new Set([
         'dynamodb:GetItem',
-        'dynamodb:BatchGetItem',
+        'dynamodb:Query',
         'dynamodb:UpdateItem',
         'sqs:ReceiveMessage',
         'sqs:ChangeMessageVisibility',

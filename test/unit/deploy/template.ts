@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { projectRoot } from '../../../local/project-root.js';
@@ -25,16 +25,42 @@ export interface Template {
 
 /**
  * Runs `npm run package` as CI does: no AWS credentials or profile and no route to the
- * instance metadata service, so anything that needs AWS at package time fails here.
+ * instance metadata service, so anything that needs AWS at package time fails here. Test files
+ * run in parallel and all write .serverless/: one packages (under a lock), the others of the
+ * same test run (same parent process) read what it wrote.
  */
-export function packageOffline(): { template: Template; ms: number } {
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' };
-  for (const name of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'])
-    delete env[name];
-  const started = Date.now();
-  const r = spawnSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm run package failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-  return { template: JSON.parse(readFileSync(TEMPLATE_FILE, 'utf8')) as Template, ms: Date.now() - started };
+export async function packageOffline(): Promise<{ template: Template; ms: number }> {
+  const lock = join(ROOT, 'node_modules', '.cache', 'geohub-package.lock');
+  const stamp = join(PACKAGE_DIR, '.packaged-for');
+  const run = String(process.ppid);
+  mkdirSync(dirname(lock), { recursive: true });
+  const deadline = Date.now() + 280_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${lock} held for too long`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    const started = Date.now();
+    if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== run) {
+      const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' };
+      for (const name of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'])
+        delete env[name];
+      const r = spawnSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, env, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`npm run package failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+      writeFileSync(stamp, run);
+    }
+    return {
+      template: JSON.parse(readFileSync(TEMPLATE_FILE, 'utf8')) as Template,
+      ms: Date.now() - started,
+    };
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export function ofType(template: Template, type: string): [string, CfnResource][] {

@@ -131,11 +131,22 @@ describe('handleMessage: one message, one metatile', () => {
     ledger.markDone = async () => {
       throw new LedgerBusyError('busy');
     };
-    expect(await handleMessage(deps, message())).toBe('retry-later');
+    expect(await handleMessage(deps, message())).toBe('interrupted');
     ledger.markDone = markDone;
     expect((await ledger.getMetatile(runId, metatile.id))?.state).toBe('QUEUED');
     expect((await ledger.getRun(runId))?.counters).toMatchObject({ retried: 0, failed: 0, done: 0 });
-    expect(queue.actions).toEqual(['visibility m1 7']);
+    expect(queue.actions).toEqual(['requeue m1']);
+  });
+
+  it('a busy ledger before the claim: the message requeued fresh, nothing claimed', async () => {
+    const { ledger, queue, runId, metatile, deps, calls, message } = await setup();
+    ledger.claim = async () => {
+      throw new LedgerBusyError('busy');
+    };
+    expect(await handleMessage(deps, message())).toBe('interrupted');
+    expect(calls).toHaveLength(0);
+    expect(await ledger.getMetatile(runId, metatile.id)).toBeUndefined();
+    expect(queue.actions).toEqual(['requeue m1']);
   });
 
   it('a process group that survived SIGKILL: rethrown, claim kept, message left alone', async () => {
@@ -154,6 +165,21 @@ describe('handleMessage: one message, one metatile', () => {
     expect(await ledger.getMetatile(runId, metatile.id)).toMatchObject({ state: 'PARKED', attempts: 0 });
     expect((await ledger.getRun(runId))?.counters.parked).toBe(4);
     expect(queue.actions).toEqual(['delete m1']);
+  });
+
+  it('a stopped run whose metatile is still leased: kept until the lease lapses, then parked', async () => {
+    let clock = 1_000_000;
+    const { ledger, queue, runId, metatile, deps, calls, message } = await setup(undefined, () => clock);
+    await ledger.claim(runId, metatile, 'dying', 30_000);
+    await ledger.updateRun(runId, { status: 'CANCELLED' });
+    expect(await handleMessage(deps, message(2))).toBe('retry-later');
+    expect(queue.actions).toEqual(['visibility m1 31']);
+    clock += 31_000;
+    expect(await handleMessage(deps, message(3))).toBe('dropped');
+    expect(calls).toHaveLength(0);
+    expect((await ledger.getMetatile(runId, metatile.id))?.state).toBe('CANCELLED');
+    expect((await ledger.getRun(runId))?.counters.cancelled).toBe(4);
+    expect(queue.actions).toEqual(['visibility m1 31', 'delete m1']);
   });
 
   it('a live claim elsewhere: the message comes back just after that lease ends', async () => {

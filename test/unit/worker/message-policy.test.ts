@@ -47,7 +47,7 @@ describe('failurePolicy: an attempt’s error → (release, disposition, log)', 
       { markFailed: false, release: undefined, disposition: 'leave', level: 'error', fatal: true },
     ],
     // A busy ledger is not the metatile's fault: no error recorded, so nothing feeds the breaker.
-    [new LedgerBusyError('busy'), { release: { state: 'QUEUED' }, disposition: 'retry', fatal: false }],
+    [new LedgerBusyError('busy'), { release: { state: 'QUEUED' }, disposition: 'requeue', fatal: false }],
     [
       new TileRetryableError('socket hang up'),
       { release: { state: 'QUEUED', error: e('TileRetryableError') }, disposition: 'retry', fatal: false },

@@ -3,6 +3,7 @@ import { setClass, setText } from './dom.js';
 import { isActive } from './format.js';
 import { createRunDetail } from './run-detail.js';
 import { createRunMap } from './run-map.js';
+import { createRunStory } from './run-story.js';
 import { createRunsTable } from './runs-table.js';
 import { createWorkersPanel } from './workers-panel.js';
 
@@ -10,6 +11,8 @@ import { createWorkersPanel } from './workers-panel.js';
 const POLL_MS = 1_000;
 /** Polls of a finished run's tile states after its last change: cleanup lands just after the status. */
 const SETTLE_POLLS = 5;
+/** The story (a Query over the run's records) is fetched every this many polls, not every second. */
+const STORY_EVERY = 3;
 
 const L = globalThis.L;
 const $ = (id) => document.getElementById(id);
@@ -24,6 +27,13 @@ const state = {
   emptyNote: undefined,
   settlePolls: 0,
   wakeUp: undefined,
+  /** The selected run's story, the run version it was fetched for, and fetches since that changed. */
+  story: undefined,
+  /** The selected run's own view (GET /api/runs/:id): it may carry the chain of executions. */
+  detail: undefined,
+  storyVersion: '',
+  storyFetches: 0,
+  polls: 0,
 };
 
 const select = (runId) => {
@@ -42,6 +52,7 @@ addEventListener('hashchange', () => {
 const table = createRunsTable($('runs'), $('runs-empty'), select);
 const detail = createRunDetail($('run-detail'), { onChanged: () => poke() });
 const runMap = createRunMap(L, $('map'));
+const story = createRunStory($('run-story'));
 const workersPanel = createWorkersPanel($('workers'), $('queues'));
 setText($('stack'), `local stack · ${location.host}`);
 
@@ -50,6 +61,34 @@ const selectedRun = () => state.runs.find((r) => r.runId === state.selectedId);
 function render() {
   table.render(state.runs, state.selectedId);
   detail.render(selectedRun(), state.queues);
+  story.render(selectedRun(), state.story, state.detail);
+}
+
+/**
+ * The story when the run changes, every few polls while it runs, and a few times after its last
+ * change (the outputs and the final look of its tiles land just after the status).
+ */
+async function refreshStory(run) {
+  if (!run) return;
+  const version = `${run.runId} ${run.status} ${run.updatedAt}`;
+  const changedRun = state.story?.runId !== run.runId;
+  if (version !== state.storyVersion) {
+    state.storyVersion = version;
+    state.storyFetches = 0;
+  }
+  const due =
+    changedRun || (state.polls % STORY_EVERY === 0 && (isActive(run) || state.storyFetches < SETTLE_POLLS));
+  if (!due) return;
+  state.storyFetches += 1;
+  const [fetched, detail] = await Promise.all([
+    getJson(`${runPath(run.runId)}/story`),
+    getJson(runPath(run.runId)),
+  ]);
+  if (state.selectedId !== run.runId) return;
+  state.story = fetched;
+  state.detail = detail;
+  story.render(run, fetched, detail);
+  runMap.setLook(fetched.look, !isActive(run));
 }
 
 /** Loads the geometry when the run or its sub-tile count changed; otherwise polls states only. */
@@ -97,6 +136,8 @@ async function poll() {
   workersPanel.renderWorkers(workers);
   workersPanel.renderQueues(queues);
   await refreshMap(selectedRun());
+  await refreshStory(selectedRun());
+  state.polls += 1;
 }
 
 /** Starts the next poll now instead of at the end of the pause (after a click). */

@@ -1,7 +1,8 @@
 import { el, setText } from './dom.js';
+import { createOutputLegend } from './output-legend.js';
 import { TILE_STATES } from './tile-states.js';
 
-/** The colour key of the sub-tile states with a count for each, and notes about what is shown. */
+/** The colour key of the sub-tile states with a count for each, how the output is drawn, and notes. */
 export function createMapLegend(L) {
   const counts = new Map();
   const note = el('p', { className: 'legend-note', id: 'map-note' });
@@ -18,7 +19,21 @@ export function createMapLegend(L) {
       return el('li', { title: s.label }, swatch, el('span', { className: 'name' }, s.state), count);
     }),
   );
-  const box = el('div', { className: 'map-legend leaflet-bar' }, shown, list, note, grid);
+  const output = createOutputLegend();
+  const toggles = el('div', { className: 'legend-toggles' });
+  const box = el(
+    'div',
+    { className: 'map-legend leaflet-bar' },
+    toggles,
+    shown,
+    list,
+    note,
+    output.element,
+    grid,
+  );
+  // Clicks and scrolls in the legend are the legend's, not the map's.
+  L.DomEvent.disableClickPropagation(box);
+  L.DomEvent.disableScrollPropagation(box);
   const Legend = L.Control.extend({ onAdd: () => box });
 
   return {
@@ -29,6 +44,11 @@ export function createMapLegend(L) {
       setText(note, text ?? '');
       note.hidden = !text;
     },
+    look: (look) => output.look(look),
+    toggles: (element) => toggles.replaceChildren(element),
+    /** The legend's width on screen, to keep the run clear of it. */
+    width: () => box.offsetWidth,
+    outputNote: (text) => output.note(text),
     gridStep(step) {
       setText(grid, `graticule every ${step}°`);
     },

@@ -1,13 +1,22 @@
 import { el } from './dom.js';
 import { addGraticule } from './graticule.js';
+import { createLayerToggles } from './layer-toggles.js';
 import { createMapLegend } from './map-legend.js';
+import { createOutputLayer } from './output-layer.js';
 import { STATE_BY_CODE, STATE_BY_NAME } from './tile-states.js';
+import { createWorldLayer } from './world-layer.js';
 
 /** Above this many sub-tiles one SVG element each gets slow: draw on a canvas instead. */
 const SVG_LIMIT = 3_000;
 
-const styleOf = (state) => {
+/**
+ * A state's style. Over the output, a DONE sub-tile is only a faint outline (its imagery is the
+ * news); the others stay filled, so work still to come reads at a glance.
+ */
+const styleOf = (state, outputShown) => {
   const colour = STATE_BY_NAME.get(state)?.colour ?? '#000';
+  if (outputShown && state === 'DONE')
+    return { color: colour, fillColor: colour, weight: 0.6, opacity: 0.45, fillOpacity: 0 };
   return { color: colour, fillColor: colour, weight: 1, opacity: 0.9, fillOpacity: 0.55 };
 };
 
@@ -22,18 +31,35 @@ function popupFor(tile, state) {
 }
 
 /**
- * The selected run's sub-tiles on their real footprint, coloured by state, over a plain
- * background with a graticule, a scale bar and the run's outline (no basemap: no network).
- * Geometry is loaded once per run; states are then applied by index on every poll.
+ * The selected run on a map: its output drawn as images, the sub-tiles' states as a toggleable
+ * overlay, over Natural Earth's coastlines and borders, a graticule and a scale bar (no basemap
+ * service: nothing leaves this machine). Geometry is loaded once per run; states are then
+ * applied by index on every poll.
  */
 export function createRunMap(L, container) {
   const map = L.map(container, { zoomSnap: 0.25, minZoom: 1, maxZoom: 26, worldCopyJump: false });
   map.setView([20, 0], 2);
   map.attributionControl.setPrefix('Leaflet');
+  map.attributionControl.addAttribution('Natural Earth');
   L.control.scale({ imperial: false, position: 'bottomleft' }).addTo(map);
   const legend = createMapLegend(L);
   legend.control.addTo(map);
-  addGraticule(L, map, (step) => legend.gridStep(step));
+  const outputPane = map.createPane('output');
+  outputPane.style.zIndex = '300';
+  const world = createWorldLayer(map);
+  world.layer.addTo(map);
+  const graticule = addGraticule(L, map, (step) => legend.gridStep(step));
+  const output = createOutputLayer(L, map, { onNote: (text) => legend.outputNote(text) });
+  output.layer.addTo(map);
+  const statesLayer = L.layerGroup().addTo(map);
+  legend.toggles(
+    createLayerToggles(map, [
+      { id: 'output', label: 'Output', layer: output.layer },
+      { id: 'states', label: 'Sub-tile states', layer: statesLayer },
+      { id: 'world', label: 'Coastlines and borders', layer: world.layer },
+      { id: 'graticule', label: 'Graticule', layer: graticule },
+    ]),
+  );
   // One renderer of each kind for the map's life: a renderer per run would pile up empty layers.
   const renderers = { svg: L.svg({ padding: 0.5 }), canvas: L.canvas({ padding: 0.5 }) };
 
@@ -41,16 +67,25 @@ export function createRunMap(L, container) {
   let outline;
   let layers = [];
   let states = [];
+  /** `z/x/y` → index into layers/states, for the output layer. */
+  let index = new Map();
   let loaded;
+  const outputShown = () => map.hasLayer(output.layer);
+  const restyleAll = () => {
+    for (const [i, layer] of layers.entries()) layer.setStyle(styleOf(states[i], outputShown()));
+  };
+  output.layer.on('add remove', restyleAll);
 
   const clear = () => {
     group?.remove();
     outline?.remove();
+    output.clear();
     map.closePopup();
     group = undefined;
     outline = undefined;
     layers = [];
     states = [];
+    index = new Map();
     loaded = undefined;
   };
 
@@ -69,8 +104,10 @@ export function createRunMap(L, container) {
       for (const feature of collection.features) {
         const ring = feature.geometry.coordinates[0].slice(0, -1).map(([lon, lat]) => [lat, lon]);
         const state = feature.properties.state;
-        const layer = L.polygon(ring, { renderer, className: 'subtile', ...styleOf(state) });
+        const layer = L.polygon(ring, { renderer, className: 'subtile', ...styleOf(state, outputShown()) });
         layer.tile = feature.properties;
+        const { z, x, y } = feature.properties;
+        index.set(`${z}/${x}/${y}`, layers.length);
         layers.push(layer);
         states.push(state);
         group.addLayer(layer);
@@ -80,7 +117,7 @@ export function createRunMap(L, container) {
         const i = layers.indexOf(layer);
         if (i >= 0) L.popup().setLatLng(e.latlng).setContent(popupFor(layer.tile, states[i])).openOn(map);
       });
-      group.addTo(map);
+      statesLayer.addLayer(group);
       container.dataset.features = String(layers.length);
       container.dataset.runId = runId;
       legend.update(collection);
@@ -97,8 +134,14 @@ export function createRunMap(L, container) {
           fill: false,
           interactive: false,
         }).addTo(map);
-        // Clear of the zoom buttons (left) and the scale bar and labels (bottom), centred.
-        map.fitBounds(bounds, { paddingTopLeft: [56, 24], paddingBottomRight: [56, 40] });
+        output.show(runId, {
+          zoom: collection.features[0].properties.z,
+          bounds,
+          version: '',
+          stateOf: (key) => states[index.get(key)],
+        });
+        // Clear of the zoom buttons (left), the legend (right) and the scale bar and labels (bottom).
+        map.fitBounds(bounds, { paddingTopLeft: [56, 24], paddingBottomRight: [legend.width() + 24, 40] });
       }
     },
     /** Applies a tile-states poll: one letter per feature, in the geometry's order. */
@@ -108,17 +151,30 @@ export function createRunMap(L, container) {
         const state = STATE_BY_CODE.get(polled.states[i])?.state ?? 'QUEUED';
         if (state !== states[i]) {
           states[i] = state;
-          layers[i].setStyle(styleOf(state));
+          layers[i].setStyle(styleOf(state, outputShown()));
         }
       }
+      output.refresh();
       legend.update(polled);
       return true;
+    },
+    /**
+     * The run's look (from its story), for the legend and the tiles. A ramp sampled while the run
+     * ran is sampled again once it has ended: the tiles are asked for again then (render/run-looks.ts).
+     */
+    setLook(look, ended) {
+      legend.look(look);
+      if (look)
+        output.restyle(
+          `${look.style} ${look.range?.min ?? ''} ${look.range?.max ?? ''} ${ended ? 'ended' : ''}`,
+        );
     },
     empty(note) {
       clear();
       container.dataset.features = '0';
       delete container.dataset.runId;
       legend.update({ note });
+      legend.look(undefined);
     },
   };
 }

@@ -22,6 +22,7 @@ export function createFakeQueue(
     receive: notHere,
     setVisibility: notHere,
     delete: notHere,
+    deleteBatch: notHere,
     requeue: notHere,
     deadLetter: notHere,
     depth: notHere,

@@ -1,7 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PointBatch } from '../../../../lib/pointcloud/decode-point-records.js';
 import { lazPointBatches } from '../../../../lib/pointcloud/laz-point-batches.js';
 import { openPointCloud } from '../../../../lib/pointcloud/open-point-cloud.js';
+import { UnsupportedSourceError } from '../../../../lib/source/errors.js';
+import { groundGrid, lasBytes } from '../../../support/las-bytes.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const COPC = new URL('../../../fixtures/pointcloud/simple.copc.laz', import.meta.url).pathname;
 
@@ -37,6 +42,31 @@ describe('lazPointBatches', () => {
       }
       // Decoding again from the start works: the first reader was released, not left half-read.
       expect((await classes(lazPointBatches(cloud))).sizes).toEqual([1065]);
+    } finally {
+      await cloud.close();
+    }
+  });
+
+  it('refuses LAZ with waveform packets as a limit of the decoder, before laz-perf can trap on it', async () => {
+    const dir = tempDir('geohub-laz-');
+    const path = join(dir, 'waveform.laz');
+    const bytes = lasBytes({ minor: 4, format: 9, points: groundGrid(0, 0, 3, 1), epsg: 32610 });
+    bytes[104]! |= 0x80; // the LAZ compression bit: laz-perf would be asked to decode format 9
+    writeFileSync(path, bytes);
+    const cloud = await openPointCloud(path);
+    try {
+      const error = await lazPointBatches(cloud)
+        .next()
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        );
+      expect(error).toBeInstanceOf(UnsupportedSourceError);
+      expect(error?.message).toBe(
+        `${path} is LAZ with point format 9 (waveform packets), which the local engine's LAZ decoder (laz-perf) ` +
+          'cannot decompress; the file is valid: decompress it to LAS (e.g. laszip, or pdal translate in.laz out.las) ' +
+          'or run it on a PDAL worker',
+      );
     } finally {
       await cloud.close();
     }

@@ -17,13 +17,20 @@ describe('crsFromGeoKeys', () => {
   });
 
   it('says user-defined, with what it can, when the keys describe a CRS without a code', () => {
-    expect(
-      crsFromGeoKeys({ GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32767, ProjCoordTransGeoKey: 8 }),
-    ).toEqual({
+    const keys = { GTModelTypeGeoKey: 1, ProjectedCSTypeGeoKey: 32767, ProjCoordTransGeoKey: 8 };
+    expect(crsFromGeoKeys(keys)).toEqual({
       kind: 'user-defined',
-      description: 'projected: ProjectedCSTypeGeoKey 32767, Lambert Conformal Conic 2SP',
+      description: 'projected: ProjectedCSTypeGeoKey 32767, Lambert Conformal Conic (2SP)',
+      keys,
     });
     expect(crsFromGeoKeys({ GTModelTypeGeoKey: 2, GeographicTypeGeoKey: 32767 })?.kind).toBe('user-defined');
+  });
+
+  it('takes the ESRI PE string GDAL writes for a CRS GeoKeys cannot express (geostationary)', () => {
+    const wkt = 'PROJCS["unknown",GEOGCS["unknown"],PROJECTION["Geostationary_Satellite"]]';
+    expect(
+      crsFromGeoKeys({ GTModelTypeGeoKey: 32767, PCSCitationGeoKey: `ESRI PE String = ${wkt}` }),
+    ).toEqual({ kind: 'wkt', wkt });
   });
 
   it('returns undefined without CRS keys', () => {

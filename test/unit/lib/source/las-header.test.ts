@@ -4,10 +4,10 @@ import {
   CorruptHeaderError,
   ImplausibleHeaderError,
   TruncatedSourceError,
-  UnsupportedSourceError,
 } from '../../../../lib/source/errors.js';
 import { readSourceHeader } from '../../../../lib/source/read-source-header.js';
 import type { PointCloudHeader } from '../../../../lib/source/source-header.js';
+import { groundGrid, lasBytes } from '../../../support/las-bytes.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
 
 const file = (path: string) => new Uint8Array(readFileSync(new URL(`../../../../${path}`, import.meta.url)));
@@ -94,11 +94,11 @@ describe('readSourceHeader rejects broken point clouds', () => {
     );
   });
 
-  it('a LAS 1.3 file (a version copc does not parse)', async () => {
+  it('a LAS 1.3 header that claims the 1.2 header size', async () => {
     const bytes = file('test/fixtures/pointcloud/simple.las');
     bytes[25] = 3;
-    await expect(read(bytes)).rejects.toThrow(UnsupportedSourceError);
-    await expect(read(bytes)).rejects.toThrow(/LAS 1.3 is not supported \(LAS 1.2 and 1.4 are\)/);
+    await expect(read(bytes)).rejects.toThrow(CorruptHeaderError);
+    await expect(read(bytes)).rejects.toThrow(/the LAS 1.3 header size field says 227 bytes/);
   });
 
   it('a header with NaN bounds or an absurd point count', async () => {
@@ -116,5 +116,40 @@ describe('readSourceHeader rejects broken point clouds', () => {
     const bytes = file('test/fixtures/pointcloud/simple.las');
     new DataView(bytes.buffer).setUint32(100, 5, true);
     await expect(read(bytes)).rejects.toThrow(CorruptHeaderError);
+  });
+});
+
+describe('readSourceHeader on every LAS version and point format', () => {
+  const points = groundGrid(500000, 4100000, 5, 2);
+  const versions: [0 | 1 | 2 | 3 | 4, number[]][] = [
+    [0, [0, 1]],
+    [1, [0, 1]],
+    [2, [0, 1, 2, 3]],
+    [3, [0, 1, 2, 3, 4, 5]],
+    [4, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+  ];
+  for (const [minor, formats] of versions) {
+    for (const format of formats) {
+      it(`LAS 1.${minor}, point format ${format}`, async () => {
+        const bytes = lasBytes({ minor, format, points, epsg: 32610 });
+        const { header } = await read(bytes, 'cloud.las');
+        expect(header).toMatchObject({
+          kind: 'pointcloud',
+          format: 'las',
+          version: `1.${minor}`,
+          pointFormat: format,
+          pointCount: 25,
+          crs: { kind: 'epsg', code: 32610 },
+        });
+        expect((header as PointCloudHeader).bbox).toEqual([500000, 4100000, 500008, 4100008]);
+      });
+    }
+  }
+
+  it('takes the CRS from the WKT VLR when a LAS 1.4 file has no GeoKeys', async () => {
+    const wkt =
+      'PROJCS["WGS 84 / UTM zone 10N",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",-123],PARAMETER["scale_factor",0.9996],PARAMETER["false_easting",500000],PARAMETER["false_northing",0],UNIT["metre",1]]';
+    const { header } = await read(lasBytes({ minor: 4, format: 9, points, wkt }), 'cloud.las');
+    expect(header.crs).toEqual({ kind: 'wkt', wkt });
   });
 });

@@ -8,7 +8,7 @@ import {
 } from '../../../../lib/split/errors.js';
 import { planTiles } from '../../../../lib/split/plan-tiles.js';
 import { bboxCorners } from '../../../../lib/tiling/bbox.js';
-import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
+import { BoundsOutsideCrsError, UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
 import { tileBounds } from '../../../../lib/tiling/tile-bounds.js';
 import { resolutionAt } from '../../../../lib/tiling/web-mercator.js';
 
@@ -55,19 +55,15 @@ describe('planTiles', () => {
     const plan = planTiles(mercatorRaster(10, 300, 400, 1024), undefined, 'src');
     expect(plan.nativeZoom).toBe(12);
     expect(plan.zoom).toBe(12);
-    expect(plan.range).toEqual({ z: 12, minX: 1200, maxX: 1203, minY: 1600, maxY: 1603 });
+    expect(plan.ranges).toEqual([{ z: 12, minX: 1200, maxX: 1203, minY: 1600, maxY: 1603 }]);
     expect(plan.total).toBe(16);
     expect(plan.resolution).toBeCloseTo(resolutionAt(12), 9);
   });
 
   it('uses the requested zoom when given', () => {
-    expect(planTiles(mercatorRaster(10, 300, 400, 1024), 8, 'src').range).toEqual({
-      z: 8,
-      minX: 75,
-      maxX: 75,
-      minY: 100,
-      maxY: 100,
-    });
+    expect(planTiles(mercatorRaster(10, 300, 400, 1024), 8, 'src').ranges).toEqual([
+      { z: 8, minX: 75, maxX: 75, minY: 100, maxY: 100 },
+    ]);
   });
 
   it('refuses more tiles than the cap, saying how many it computed', () => {
@@ -87,7 +83,7 @@ describe('planTiles', () => {
     expect(() => planTiles({ ...raster, corners: undefined }, undefined, 'src')).toThrow(
       NotGeoreferencedError,
     );
-    expect(() => planTiles({ ...raster, crs: { kind: 'epsg', code: 2154 } }, undefined, 'src')).toThrow(
+    expect(() => planTiles({ ...raster, crs: { kind: 'epsg', code: 6244 } }, undefined, 'src')).toThrow(
       UnsupportedCrsError,
     );
   });
@@ -116,5 +112,29 @@ describe('planTiles', () => {
     expect(() =>
       planTiles(cloud({ bbox: [500_000, 5_000_000, 500_000, 5_000_000] }), undefined, 'src'),
     ).toThrow(EmptyFootprintError);
+  });
+
+  it('refuses a header whose bounds cannot be in its declared geographic CRS, in one line', () => {
+    // A LAS 1.4 test file declares EPSG:4326 with x from 1 to 226: not a piece of the whole world.
+    const header = cloud({ bbox: [1, 1, 226, 226], crs: { kind: 'epsg', code: 4326 } });
+    expect(() => planTiles(header, undefined, 'cloud.las')).toThrow(BoundsOutsideCrsError);
+    expect(() => planTiles(header, undefined, 'cloud.las')).toThrow(
+      /^cloud\.las: its bounds \(x 1 to 226, y 1 to 226\) cannot be in its declared CRS EPSG:4326 \(WGS 84\)[^\n]*$/,
+    );
+  });
+
+  it('plans tiles on both sides of the antimeridian for a source crossing it', () => {
+    const plan = planTiles(
+      cloud({ bbox: [700_000, 8_000_000, 1_000_000, 8_200_000], crs: { kind: 'epsg', code: 32760 } }),
+      8,
+      'fiji.las',
+    );
+    expect(plan.ranges).toHaveLength(2);
+    const columns = plan.ranges.flatMap((r) => [r.minX, r.maxX]);
+    expect(columns).toContain(0);
+    expect(columns).toContain(255);
+    expect(plan.total).toBe(
+      plan.ranges.reduce((n, r) => n + (r.maxX - r.minX + 1) * (r.maxY - r.minY + 1), 0),
+    );
   });
 });

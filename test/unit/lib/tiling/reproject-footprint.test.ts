@@ -41,4 +41,39 @@ describe('reprojectFootprint', () => {
     const crs = resolveCrs({ kind: 'epsg', code: 4326 });
     expect(reprojectFootprint(bboxCorners([Number.NaN, 0, Number.NaN, 1]), crs)).toBeUndefined();
   });
+
+  it('unwraps a footprint across the antimeridian: its x runs past one edge of the map', () => {
+    // UTM zone 60 south around Fiji, 300 km wide across 180°.
+    const crs = resolveCrs({ kind: 'epsg', code: 32760 });
+    const [minX, , maxX] = reprojectFootprint(bboxCorners([700000, 8000000, 1000000, 8200000]), crs)!;
+    const acrossEast = minX < ORIGIN_SHIFT && maxX > ORIGIN_SHIFT;
+    const acrossWest = minX < -ORIGIN_SHIFT && maxX > -ORIGIN_SHIFT;
+    expect(acrossEast || acrossWest).toBe(true);
+    expect(maxX - minX).toBeLessThan(ORIGIN_SHIFT / 10);
+  });
+
+  it('spans every longitude up to the clamp when the pole is inside (Antarctic polar stereographic)', () => {
+    const crs = resolveCrs({ kind: 'epsg', code: 3031 });
+    const box = reprojectFootprint(bboxCorners([-1000000, -1000000, 1000000, 1000000]), crs)!;
+    expect(box[0]).toBeCloseTo(-ORIGIN_SHIFT, 3);
+    expect(box[2]).toBeCloseTo(ORIGIN_SHIFT, 3);
+    expect(box[1]).toBeCloseTo(-ORIGIN_SHIFT, 3);
+    expect(box[3]).toBeLessThan(-ORIGIN_SHIFT / 2);
+  });
+
+  it('takes the visible Earth of a geostationary full disk, limb included, not an error', () => {
+    const crs = resolveCrs({
+      kind: 'wkt',
+      wkt: 'PROJCS["g",EXTENSION["PROJ4","+proj=geos +h=35786023 +lon_0=-75 +sweep=x +ellps=GRS80"]]',
+    });
+    const half = 5434894.885;
+    const [minX, minY, maxX, maxY] = reprojectFootprint(bboxCorners([-half, -half, half, half]), crs)!;
+    // The limb is about 81.3° of arc from the sub-satellite point (-75°, 0°).
+    const lon = (x: number) => (x / ORIGIN_SHIFT) * 180;
+    expect(lon(minX)).toBeGreaterThan(-75 - 81.5);
+    expect(lon(minX)).toBeLessThan(-75 - 81);
+    expect(lon(maxX)).toBeGreaterThan(-75 + 81);
+    expect(lon(maxX)).toBeLessThan(-75 + 81.5);
+    expect(maxY).toBeCloseTo(-minY, 0);
+  });
 });

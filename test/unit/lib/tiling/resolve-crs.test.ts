@@ -1,6 +1,5 @@
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
-import { epsgDefinition } from '../../../../lib/tiling/epsg-definitions.js';
 import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
 import { resolveCrs } from '../../../../lib/tiling/resolve-crs.js';
 
@@ -15,12 +14,12 @@ const toMercator = (definition: string, p: number[]) => proj4(definition, 'EPSG:
 describe('resolveCrs', () => {
   it('resolves WGS 84 UTM zones north and south', () => {
     const north = resolveCrs({ kind: 'epsg', code: 32618 });
-    expect(north.label).toBe('EPSG:32618');
+    expect(north.label).toBe('EPSG:32618 (WGS 84 / UTM zone 18N)');
     const [x, y] = toMercator(north.definition, GDAL.utm18n.from);
     expect(x).toBeCloseTo(GDAL.utm18n.to[0]!, 3);
     expect(y).toBeCloseTo(GDAL.utm18n.to[1]!, 3);
-    expect(epsgDefinition(32760)).toContain('+zone=60 +south');
-    expect(epsgDefinition(32601)).toContain('+zone=1 ');
+    expect(resolveCrs({ kind: 'epsg', code: 32760 }).definition).toContain('+zone=60 +south');
+    expect(resolveCrs({ kind: 'epsg', code: 32601 }).definition).toContain('+zone=1 ');
   });
 
   it('resolves NAD27 UTM (byte.tif) within a few metres of GDAL, thanks to the datum shift', () => {
@@ -36,16 +35,67 @@ describe('resolveCrs', () => {
     expect(resolveCrs({ kind: 'epsg', code: 4326 }).webMercator).toBe(false);
   });
 
-  it('fails clearly on an EPSG code it has no definition for', () => {
-    expect(() => resolveCrs({ kind: 'epsg', code: 2992 })).toThrow(UnsupportedCrsError);
-    expect(() => resolveCrs({ kind: 'epsg', code: 2992 })).toThrow(
-      /^EPSG:2992 is not a CRS geohub can reproject \(known: EPSG:4326/,
+  it('resolves national CRSs from the EPSG registry, in any linear unit', () => {
+    // Lambert-93 (EPSG:2154): the projection's origin is at 3°E 46.5°N, at (700000, 6600000).
+    const lambert93 = resolveCrs({ kind: 'epsg', code: 2154 });
+    expect(lambert93.label).toBe('EPSG:2154 (RGF93 v1 / Lambert-93)');
+    const [lon, lat] = proj4(lambert93.definition, 'EPSG:4326', [700000, 6600000]);
+    expect(lon).toBeCloseTo(3, 9);
+    expect(lat).toBeCloseTo(46.5, 9);
+    // NY Long Island in US survey feet (EPSG:2263): false easting 300000 m = 984250 ftUS.
+    const [lon2] = proj4(resolveCrs({ kind: 'epsg', code: 2263 }).definition, 'EPSG:4326', [984250, 0]);
+    expect(lon2).toBeCloseTo(-74, 9);
+    expect(resolveCrs({ kind: 'epsg', code: 4326 }).geographic).toBe(true);
+    expect(resolveCrs({ kind: 'epsg', code: 2154 }).geographic).toBe(false);
+  });
+
+  it('replaces a datum grid proj4 cannot load by the Helmert shift of that datum', () => {
+    const osgb = resolveCrs({ kind: 'epsg', code: 27700 }).definition;
+    expect(osgb).not.toContain('nadgrids');
+    expect(osgb).toContain('+towgs84=446.448,-125.157,542.06');
+  });
+
+  it('fails with one line naming what cannot be reprojected', () => {
+    expect(() => resolveCrs({ kind: 'epsg', code: 6244 })).toThrow(UnsupportedCrsError);
+    expect(() => resolveCrs({ kind: 'epsg', code: 6244 })).toThrow(
+      /^EPSG:6244 \(MAGNA-SIRGAS \/ Arauca urban grid\) cannot be reprojected: its projection method col_urban is not one proj4 implements$/,
+    );
+    expect(() => resolveCrs({ kind: 'epsg', code: 999999 })).toThrow(
+      /^EPSG:999999 is not a code of the EPSG registry/,
+    );
+    expect(() => resolveCrs({ kind: 'epsg', code: 5703 })).toThrow(
+      /^EPSG:5703 \(NAVD88 height\) is a vertical CRS, not a map CRS/,
     );
   });
 
-  it('fails clearly on user-defined GeoKeys', () => {
-    expect(() => resolveCrs({ kind: 'user-defined', description: 'Lambert Azimuthal Equal Area' })).toThrow(
-      /a user-defined CRS \(Lambert Azimuthal Equal Area\) names no EPSG code/,
+  it('builds a definition from user-defined GeoKeys (LAEA of float_raster_with_nodata.tif)', () => {
+    const crs = resolveCrs({
+      kind: 'user-defined',
+      description: 'LAEA',
+      keys: {
+        GTModelTypeGeoKey: 1,
+        GeographicTypeGeoKey: 32767,
+        GeogSemiMajorAxisGeoKey: 6378137,
+        GeogInvFlatteningGeoKey: 298.257222101,
+        ProjectedCSTypeGeoKey: 32767,
+        ProjCoordTransGeoKey: 10,
+        ProjCenterLatGeoKey: 52,
+        ProjCenterLongGeoKey: 10,
+        ProjFalseEastingGeoKey: 4321000,
+        ProjFalseNorthingGeoKey: 3210000,
+      },
+    });
+    const [lon, lat] = proj4(crs.definition, 'EPSG:4326', [4321000, 3210000]);
+    expect(lon).toBeCloseTo(10, 9);
+    expect(lat).toBeCloseTo(52, 9);
+    expect(() =>
+      resolveCrs({
+        kind: 'user-defined',
+        description: 'x',
+        keys: { GTModelTypeGeoKey: 1, ProjCoordTransGeoKey: 4 },
+      }),
+    ).toThrow(
+      /^a user-defined CRS \(x\) cannot be reprojected: its projection method Oblique Mercator \(Laborde\) is not one proj4 implements$/,
     );
   });
 
@@ -63,7 +113,9 @@ describe('resolveCrs', () => {
   it('fails clearly on WKT proj4 cannot parse', () => {
     expect(() =>
       resolveCrs({ kind: 'wkt', wkt: 'PROJCS["nonsense",PROJECTION["No_Such_Projection"]]' }),
-    ).toThrow(/WKT "nonsense" cannot be reprojected: proj4 does not understand its definition/);
+    ).toThrow(
+      /WKT "nonsense" cannot be reprojected: its projection method No_Such_Projection is not one proj4 implements/,
+    );
     expect(() => resolveCrs({ kind: 'wkt', wkt: '  \0' })).toThrow(/the WKT CRS definition is empty/);
   });
 });

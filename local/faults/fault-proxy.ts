@@ -1,0 +1,111 @@
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { FaultDecider, Verdict } from './fault-decider.js';
+
+export interface FaultProxy {
+  readonly endpoint: string;
+  close(): Promise<void>;
+}
+
+export interface FaultProxyOptions {
+  /** The emulator's endpoint, e.g. http://127.0.0.1:8000. */
+  readonly target: string;
+  readonly decide: FaultDecider;
+  /** Added latency per request: uniform in [0, latencyMs]. */
+  readonly latencyMs: number;
+  readonly random: () => number;
+  readonly onInjected: (kind: string) => void;
+  readonly onRequest?: () => void;
+}
+
+// Not part of SigV4's signed headers; the proxy buffers the body, so nothing waits for a 100.
+const DROPPED = new Set(['expect']);
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+/**
+ * An HTTP proxy in front of one emulator that answers some requests itself, in AWS's
+ * shapes, as the fault decider says. Requests and responses are otherwise passed through
+ * byte for byte (same Host header, so signatures still verify), responses streamed.
+ */
+export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
+  const target = new URL(options.target);
+  const agent = new Agent({ keepAlive: true });
+
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, verdict: Verdict) => {
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROPPED.has(k)));
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers,
+        agent,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(res);
+        answer.once('end', () => verdict.done?.());
+      },
+    );
+    upstream.once('error', () => {
+      verdict.done?.();
+      res.destroy();
+    });
+    res.once('close', () => {
+      verdict.done?.();
+      upstream.destroy();
+    });
+    upstream.end(body);
+  };
+
+  const server = createServer((req, res) => {
+    options.onRequest?.();
+    req.socket.setNoDelay(true);
+    readBody(req)
+      .then(async (body) => {
+        const verdict = options.decide({
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          headers: req.headers,
+          body,
+        });
+        if (options.latencyMs > 0)
+          await new Promise((r) => setTimeout(r, options.random() * options.latencyMs));
+        const injected = verdict.inject;
+        if (!injected) return forward(req, res, body, verdict);
+        options.onInjected(injected.kind);
+        res.writeHead(injected.status, {
+          ...injected.headers,
+          'content-length': Buffer.byteLength(injected.body),
+        });
+        res.end(injected.body);
+      })
+      .catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        agent.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { Env } from '../../lib/config/config.js';
+import { ConfigError } from '../../lib/config/errors.js';
+
+const rate = z.coerce.number().min(0).max(1);
+const perSecond = z.coerce.number().int().positive();
+
+const schema = z.object({
+  GEOHUB_FAULT_SEED: z.coerce.number().int().default(1),
+  GEOHUB_FAULT_DYNAMODB_CONFLICT: rate.default(0),
+  GEOHUB_FAULT_DYNAMODB_THROTTLE: rate.default(0),
+  GEOHUB_FAULT_DYNAMODB_500: rate.default(0),
+  // DynamoDB's per-partition limits (docs.aws.amazon.com, "partitions and data distribution").
+  GEOHUB_FAULT_DYNAMODB_KEY_WRITES_PER_S: perSecond.default(1_000),
+  GEOHUB_FAULT_DYNAMODB_KEY_READS_PER_S: perSecond.default(3_000),
+  GEOHUB_FAULT_S3_503: rate.default(0),
+  GEOHUB_FAULT_S3_500: rate.default(0),
+  GEOHUB_FAULT_SQS_500: rate.default(0),
+  GEOHUB_FAULT_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+});
+
+/**
+ * How hard the local stack's AWS-behaviour layer is: probabilities per data-plane request,
+ * per-item rate limits, added latency. Conflicts between concurrent requests on one item
+ * are always answered as DynamoDB does, whatever the rates.
+ */
+export interface FaultRates {
+  readonly seed: number;
+  readonly dynamodb: {
+    /** Probability that a TransactWriteItems is cancelled for TransactionConflict. */
+    readonly conflict: number;
+    /** Probability that a request is throttled. */
+    readonly throttle: number;
+    readonly serverError: number;
+    readonly keyWritesPerSecond: number;
+    readonly keyReadsPerSecond: number;
+  };
+  readonly s3: { readonly slowDown: number; readonly serverError: number };
+  readonly sqs: { readonly serverError: number };
+  /** Each request waits a uniform random time in [0, latencyMs] before it is answered. */
+  readonly latencyMs: number;
+}
+
+/** Reads GEOHUB_FAULT_*; fails fast with every problem listed. */
+export function parseFaultRates(env: Env): FaultRates {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid fault rates: ${problems.join('; ')}`, { cause: parsed.error });
+  }
+  const e = parsed.data;
+  return {
+    seed: e.GEOHUB_FAULT_SEED,
+    dynamodb: {
+      conflict: e.GEOHUB_FAULT_DYNAMODB_CONFLICT,
+      throttle: e.GEOHUB_FAULT_DYNAMODB_THROTTLE,
+      serverError: e.GEOHUB_FAULT_DYNAMODB_500,
+      keyWritesPerSecond: e.GEOHUB_FAULT_DYNAMODB_KEY_WRITES_PER_S,
+      keyReadsPerSecond: e.GEOHUB_FAULT_DYNAMODB_KEY_READS_PER_S,
+    },
+    s3: { slowDown: e.GEOHUB_FAULT_S3_503, serverError: e.GEOHUB_FAULT_S3_500 },
+    sqs: { serverError: e.GEOHUB_FAULT_SQS_500 },
+    latencyMs: e.GEOHUB_FAULT_LATENCY_MS,
+  };
+}
+
+/** No random faults: only what concurrency causes on AWS (transaction conflicts, hot items). */
+export const AWS_BASELINE: FaultRates = parseFaultRates({});

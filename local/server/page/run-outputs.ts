@@ -1,0 +1,38 @@
+import type { ObjectStore } from '../../../lib/store/object-store.js';
+
+/** What a finished run offers for download, with the content type each is served as. */
+export const OUTPUT_FILES: Readonly<Record<string, string>> = {
+  'mosaic.vrt': 'application/xml',
+  'collection.json': 'application/json',
+  'items.json': 'application/geo+json',
+  'summary.json': 'application/json',
+};
+
+/**
+ * Where finalize may have written a run's outputs, in the order looked at: apart from its tiles
+ * (`runs/<run>/`), or beside them (`tiles/<run>/`) as runs finalized by earlier versions have them.
+ */
+export const outputKeys = (runId: string, name: string) => [
+  `runs/${runId}/${name}`,
+  `tiles/${runId}/${name}`,
+];
+
+/** The first key of an output that exists, with its size; undefined when the run has none. */
+export async function findOutput(store: ObjectStore, runId: string, name: string) {
+  for (const key of outputKeys(runId, name)) {
+    const head = await store.head(key);
+    if (head) return { key, bytes: head.bytes };
+  }
+  return undefined;
+}
+
+/** The outputs that exist for this run, as the page's download URLs. */
+export async function availableOutputs(store: ObjectStore, runId: string): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  await Promise.all(
+    Object.keys(OUTPUT_FILES).map(async (name) => {
+      if (await findOutput(store, runId, name)) found[name] = `/api/runs/${runId}/outputs/${name}`;
+    }),
+  );
+  return found;
+}

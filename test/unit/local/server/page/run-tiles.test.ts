@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { groupMetatiles } from '../../../../../lib/enqueue/pack-messages.js';
+import { writeManifest } from '../../../../../lib/manifest/write-manifest.js';
+import { MAX_TILES_PER_MESSAGE } from '../../../../../lib/model/message.js';
+import { readManifestTiles } from '../../../../../local/server/page/manifest-tiles.js';
+import { createRunTilesReader } from '../../../../../local/server/page/run-tiles.js';
+import { outputsOf } from '../../../../support/ledger-run.js';
+import { createMemoryLedger } from '../../../../support/memory-ledger.js';
+import { createMemoryStore } from '../../../../support/memory-store.js';
+
+/** A run of 40 sub-tiles: its first metatile done, its second claimed, its third never touched. */
+async function runOf40() {
+  const store = createMemoryStore();
+  const ledger = createMemoryLedger();
+  const runId = 'r-page-tiles';
+  const coords = Array.from({ length: 40 }, (_, i) => ({
+    z: 9,
+    x: 100 + (i % 8),
+    y: 200 + Math.floor(i / 8),
+  }));
+  await writeManifest(store, coords, { runId, operation: 'raster-xyz', paramsVersion: 'v1' });
+  await ledger.createRun({
+    runId,
+    status: 'RUNNING',
+    source: { bucket: store.bucket, key: 'incoming/x.tif', version: '1' },
+    operation: 'raster-xyz',
+    params: {},
+    paramsVersion: 'v1',
+    total: 40,
+  });
+  const { tiles } = (await readManifestTiles(store, runId, 100))!;
+  const [first, second] = groupMetatiles(tiles, MAX_TILES_PER_MESSAGE);
+  await ledger.claim(runId, first!, 'w', 60_000);
+  await ledger.markDone(runId, first!, 'w', outputsOf(runId, first!), 1);
+  await ledger.claim(runId, second!, 'w', 60_000);
+  return { store, ledger, runId };
+}
+
+const expected = [...Array(16).fill('DONE'), ...Array(16).fill('CLAIMED'), ...Array(8).fill('QUEUED')];
+
+describe('the page’s tile states: the manifest joined with the metatile records', () => {
+  it('from the run’s Query while it is small', async () => {
+    const { store, ledger, runId } = await runOf40();
+    const view = await createRunTilesReader(store, ledger, 100).read(runId);
+    expect(view.states).toEqual(expected);
+    expect(view.truncated).toBe(false);
+  });
+
+  it('from batched reads of the shown tiles’ metatiles once the Query is over its budget', async () => {
+    const { store, ledger, runId } = await runOf40();
+    const view = await createRunTilesReader(store, ledger, 100, 1).read(runId);
+    expect(view.states).toEqual(expected);
+  });
+});

@@ -1,0 +1,56 @@
+import type { Release } from '../lib/ledger/ledger.js';
+import type { Logger } from '../lib/log/logger.js';
+import type { Metatile } from '../lib/model/metatile.js';
+import type { RunRecord } from '../lib/model/run.js';
+import type { ReceivedMessage } from '../lib/queue/work-queue.js';
+import type { HandleMessageDeps } from './handle-message.js';
+import { startHeartbeat } from './heartbeat.js';
+import { type Disposition, errorOf, failurePolicy } from './message-policy.js';
+import { watchRun } from './run-watch.js';
+
+/** The claimed metatile: tool, upload, marker; the release in `finally`, whatever happened. */
+export async function attemptMetatile(
+  deps: HandleMessageDeps,
+  run: RunRecord,
+  metatile: Metatile,
+  message: ReceivedMessage,
+  log: Logger,
+): Promise<Disposition> {
+  const now = deps.now ?? Date.now;
+  const heartbeat = startHeartbeat(deps, message, run.runId, deps.workerId, deps.leaseMs);
+  const watch = watchRun(deps.ledger, run.runId, deps.runWatchMs);
+  const signal = AbortSignal.any([deps.stop.cutoff, watch.signal, heartbeat.hold(metatile.id)]);
+  const started = now();
+  // Until a marker is written, the claim is given back.
+  let release: Release | undefined = { state: 'QUEUED' };
+  try {
+    const outputs = await deps.processTiles(run, metatile.tiles, signal);
+    await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started);
+    release = undefined;
+    log.info({ durationMs: now() - started }, 'metatile done');
+    return 'delete';
+  } catch (error) {
+    const policy = failurePolicy(error);
+    release = policy.release;
+    log[policy.level]({ error: errorOf(error), left: metatile.tiles.length }, policy.log);
+    if (policy.fatal) throw error;
+    if (!policy.markFailed) return policy.disposition;
+    try {
+      await deps.ledger.markFailed(run.runId, metatile, deps.workerId, errorOf(error));
+      return policy.disposition;
+    } catch (markError) {
+      release = failurePolicy(markError).release;
+      log.error({ err: markError }, 'could not record the failure; the metatile will be retried');
+      return 'retry';
+    }
+  } finally {
+    heartbeat.stop();
+    watch.stop();
+    // Bounded by the request timeout; if it fails, the lease expires and the reaper frees it.
+    if (release) {
+      await deps.ledger
+        .release(run.runId, metatile, deps.workerId, release)
+        .catch((e: unknown) => log.error({ err: e }, 'could not release the claim; the lease will expire'));
+    }
+  }
+}
