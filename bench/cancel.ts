@@ -1,35 +1,59 @@
 /**
- * Cancel latency, from the cancel to: the tool's process group dead, the `.part` gone, the
- * claim released. (1) A cooperative child (gdalwarp on a slow tile) in a real worker, cancelled
- * by stopping the run's execution — includes the run-status poll. (2) A child that ignores
- * SIGTERM, through the same runner, atomic output and ledger release the worker uses: it dies
- * at the kill grace (default 10 s), not later.
+ * Cancel latency through a real worker, from stopping the run's execution (which includes the
+ * run-status poll) to: the tool's process group dead, the `.part` outputs gone, the claim
+ * released. (1) A cooperative tool: the metatile engine on a slow block. (2) A tool that ignores
+ * SIGTERM: the worker's engine replaced (GEOHUB_GDAL_PYTHON) by one that writes into its `.part`
+ * outputs, ignores SIGTERM and never ends; it must die at the kill grace (default 10 s), not later.
  */
-import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createAwsClients } from '../lib/aws/clients.js';
-import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
+import { dirname, join } from 'node:path';
 import { countClaims } from '../lib/ledger/tile-records.js';
-import { tileIdFor } from '../lib/model/ids.js';
-import { metatileOf } from '../lib/model/metatile.js';
-import { withAtomicOutput } from '../lib/output/atomic-output.js';
 import { processTable } from '../lib/process/process-table.js';
-import { runProcess } from '../lib/process/run-process.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
-import { startLocalStack } from '../local/stack/stack.js';
 import { slowGeoTiff } from '../test/support/raster-fixtures.js';
+import { repeat, type Spread, spread } from './support/stats.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (from: number) => Math.round(performance.now() - from);
 
-export async function benchCancelCooperative() {
+export interface CancelFigures {
+  readonly groupDeadMs: Spread;
+  readonly partGoneMs: Spread;
+  readonly claimReleasedMs: Spread;
+  /** Runs in which the tool had written into its .part outputs before the cancel. */
+  readonly partsWritten: number;
+}
+
+/** A stand-in for the engine's interpreter: writes into every output, ignores SIGTERM, never ends. */
+function stubbornEngine(dir: string): string {
+  const script = join(dir, 'stubborn-engine.py');
+  writeFileSync(
+    script,
+    [
+      'import json, signal, sys, time',
+      'signal.signal(signal.SIGTERM, signal.SIG_IGN)',
+      "for t in json.loads(sys.argv[-1])['tiles']:",
+      "    open(t['output'], 'w').write('partial')",
+      'while True:',
+      '    time.sleep(1)',
+      '',
+    ].join('\n'),
+  );
+  // Called as `<interpreter> warp-metatile.py <spec>`: runs the stand-in with the spec instead.
+  const path = join(dir, 'stubborn-engine.sh');
+  writeFileSync(path, `#!/bin/sh\nexec /usr/bin/python3 ${script} "$2"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+async function cancelOnce(file: string, job: Record<string, unknown>, workerEnv: Record<string, string>) {
   let toolPid = 0;
   let toolRun = '';
   const hub = await startLocalHub({
     workers: 1,
     pollMs: 250,
-    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '1', GEOHUB_LOG_LEVEL: 'info' },
+    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '1', GEOHUB_LOG_LEVEL: 'info', ...workerEnv },
     onWorkerLog: (_l, p) => {
       if (p?.msg === 'tool started') {
         toolPid = Number(p.pid);
@@ -38,10 +62,11 @@ export async function benchCancelCooperative() {
     },
   });
   try {
-    const started = await hub.upload(slowGeoTiff(), { job: { zoom: 12, resampling: 'lanczos' } });
+    const started = await hub.upload(file, { job });
     if (started.outcome !== 'started') throw new Error('cancel bench did not start');
     while (toolRun !== started.runId) await sleep(10);
     await sleep(500);
+    const partsWritten = poolParts().length > 0;
     const t0 = performance.now();
     void hub.executions.stop(started.executionArn);
     let groupDead = -1;
@@ -54,14 +79,10 @@ export async function benchCancelCooperative() {
         if ((await countClaims(hub.ledger, started.runId)) === 0) claimReleased = ms(t0);
       }
       if (partGone < 0 && !poolParts().length) partGone = ms(t0);
-      if (ms(t0) > 30_000) break;
+      if (ms(t0) > 60_000) throw new Error('cancel bench: not everything was cleaned up within 60 s');
       await sleep(5);
     }
-    return {
-      groupDeadMs: groupDead,
-      partGoneMs: Math.max(partGone, groupDead),
-      claimReleasedMs: claimReleased,
-    };
+    return { groupDead, partGone: Math.max(partGone, groupDead), claimReleased, partsWritten };
   } finally {
     await hub.stop();
   }
@@ -83,64 +104,27 @@ function poolParts(): string[] {
     });
 }
 
-export async function benchCancelStubborn(graceMs = 10_000) {
-  const stack = await startLocalStack();
-  const clients = createAwsClients(stack.config);
+const figures = (runs: Awaited<ReturnType<typeof cancelOnce>>[]): CancelFigures => ({
+  groupDeadMs: spread(runs.map((r) => r.groupDead)),
+  partGoneMs: spread(runs.map((r) => r.partGone)),
+  claimReleasedMs: spread(runs.map((r) => r.claimReleased)),
+  partsWritten: runs.filter((r) => r.partsWritten).length,
+});
+
+export async function benchCancelCooperative(runs: number): Promise<CancelFigures> {
+  const slow = slowGeoTiff();
   try {
-    const ledger = createDynamoLedger(clients.documents, stack.config.table);
-    const runId = 'r-bench-cancel-stubborn';
-    await ledger.createRun({
-      runId,
-      status: 'RUNNING',
-      source: { bucket: stack.config.bucket, key: 'k', version: '1' },
-      operation: 'raster-xyz',
-      params: {},
-      paramsVersion: 'v1',
-      total: 1,
-    });
-    const tile = { z: 1, x: 0, y: 0 };
-    const task = { id: tileIdFor(runId, 'raster-xyz', 'v1', tile), ...tile };
-    const metatile = metatileOf([task]);
-    await ledger.claim(runId, metatile, 'bench', 60_000);
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-stubborn-'));
-    const script = join(dir, 'stubborn.sh');
-    // Writes into its output, ignores SIGTERM: only SIGKILL stops it.
-    writeFileSync(script, '#!/bin/sh\ntrap \'\' TERM\necho partial > "$1"\nwhile :; do sleep 1; done\n');
-    chmodSync(script, 0o755);
-    const final = join(dir, 'out', '1.tif');
-    const controller = new AbortController();
-    let t0 = 0;
-    let partSeen = false;
-    let groupDead = -1;
-    const work = withAtomicOutput(final, async (part) => {
-      setTimeout(() => {
-        partSeen = existsSync(part);
-        t0 = performance.now();
-        controller.abort('run cancelled');
-      }, 500);
-      await runProcess(script, [part], { signal: controller.signal, timeoutMs: 600_000, graceMs }).finally(
-        () => {
-          groupDead = ms(t0);
-        },
-      );
-    }).catch(() => {});
-    await work;
-    const partGone = ms(t0);
-    await ledger.release(runId, metatile, 'bench', {
-      state: 'CANCELLED',
-      error: { class: 'RunStoppedError', message: 'bench' },
-    });
-    const claimReleased = ms(t0);
-    return {
-      graceMs,
-      partWasWritten: partSeen,
-      groupDeadMs: groupDead,
-      partGoneMs: partGone,
-      claimReleasedMs: claimReleased,
-      finalExists: existsSync(final),
-    };
+    return figures(await repeat(runs, () => cancelOnce(slow, { zoom: 12, resampling: 'lanczos' }, {})));
   } finally {
-    clients.destroy();
-    await stack.stop();
+    rmSync(dirname(slow), { recursive: true, force: true });
   }
+}
+
+export async function benchCancelStubborn(root: string, dir: string, runs: number) {
+  const engine = stubbornEngine(dir);
+  const rgb = join(root, 'examples/raster/RGB.byte.tif');
+  return {
+    graceMs: 10_000,
+    ...figures(await repeat(runs, () => cancelOnce(rgb, { zoom: 8 }, { GEOHUB_GDAL_PYTHON: engine }))),
+  };
 }

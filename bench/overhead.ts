@@ -1,194 +1,204 @@
 /**
- * Orchestration overhead: `geohub`'s full path (upload → split → enqueue → workers → marker →
- * finalize) against the raw tool run directly, `xargs -P <workers> gdalwarp`, over exactly the
- * same tile windows and the same gdalwarp arguments, in the same bench run. Also counts every
- * AWS request each sub-tile costs (SDK middleware in workers and coordinator, plus a counting
- * proxy in front of S3 for GDAL's own ranged reads) and the state machine's transitions.
+ * geohub against the tools a user would otherwise run, side by side on one raster:
+ * - `geohub`'s full path (upload → split → enqueue → workers → markers → finalize), one worker
+ *   per core as `geohub run` defaults to, its start-up (stack + workers polling) timed apart;
+ * - the raw tool, `xargs -P <workers> gdalwarp`, one process per tile over exactly the same tile
+ *   windows: with the exact transformer (`-et 0`, the same pixels as geohub's tiles) and with
+ *   gdalwarp's default approximate one;
+ * - GDAL's own tiler, `gdal2tiles.py --xyz --processes=<workers>` at the same zoom (PNG tiles).
+ * Each is timed `runs` times (median, min, max). Also: bytes per tile, today's lean tiles
+ * against the per-tile gdalwarp's (256×8 strips, DEFLATE, no predictor).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { findFiles } from '../lib/fs/find-files.js';
+import type { TileTask } from '../lib/model/tile.js';
 import { rasterXyzArgs } from '../lib/operations/raster-xyz.js';
-import { descendants } from '../lib/process/process-table.js';
 import { manifestTiles } from '../local/chaos/manifest-tiles.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
-import { startCountingProxy } from './support/counting-http-proxy.js';
-import { totalCpu } from './support/cpu.js';
+import type { BenchRaster } from './sources.js';
+import { ratio, repeat, type Spread, spread } from './support/stats.js';
+
+export interface GeohubRun {
+  readonly startupSeconds: number;
+  readonly runSeconds: number;
+  readonly stopSeconds: number;
+  readonly tiles: readonly TileTask[];
+  readonly zoom: number;
+  readonly tileBytes: number;
+  readonly toolRuns: number;
+}
 
 export interface OverheadFigures {
+  readonly raster: string;
   readonly tiles: number;
+  readonly zoom: number;
   readonly workers: number;
-  readonly rawSeconds: number;
-  readonly runs: readonly {
-    readonly sourceAccess: 'ranged' | 'cached';
-    readonly startupSeconds: number;
-    readonly runSeconds: number;
-    readonly stopSeconds: number;
-    readonly ratioExcludingStartup: number;
-    readonly ratioIncludingStartup: number;
-    /** CPU seconds the local AWS stand-ins (DynamoDB Local, s3rver, SQS) and the worker processes used during the run. */
-    readonly cpu: { readonly stack: number; readonly workers: number };
-  }[];
-  /** From a third run with every AWS request counted (GDAL's through a counting proxy). */
-  readonly counted: {
-    requests: Record<string, number>;
-    s3HttpRequests: Record<string, number>;
-    transitions: number;
-    runSeconds: number;
+  readonly geohub: { readonly run: Spread; readonly withStartup: Spread; readonly toolRuns: number };
+  readonly rawExact: Spread;
+  readonly rawDefault: Spread;
+  readonly gdal2tiles: Spread & { readonly tiles: number };
+  readonly ratios: {
+    /** geohub run (start-up excluded) / raw with the same transformer. */
+    readonly excludingStartup: number;
+    readonly includingStartup: number;
+    readonly vsRawDefault: number;
+    readonly vsGdal2tiles: number;
   };
+  readonly bytesPerTile: { readonly before: number; readonly after: number };
 }
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
-/** A raster with real work per tile: shade.tif at 4× its resolution (4096², ~2.4 m/px). */
-export function benchSource(root: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'geohub-bench-'));
-  const out = join(dir, 'shade4x.tif');
-  execFileSync('gdal_translate', [
-    '-q',
-    '-outsize',
-    '400%',
-    '400%',
-    '-r',
-    'cubic',
-    '-co',
-    'COMPRESS=DEFLATE',
-    '-co',
-    'TILED=YES',
-    join(root, 'examples/raster/shade.tif'),
-    out,
-  ]);
-  return out;
+/** One timed `geohub` run on a fresh local stack. */
+export async function geohubRun(raster: BenchRaster, workers: number): Promise<GeohubRun> {
+  let ready = 0;
+  let toolRuns = 0;
+  const pids = new Set<number>();
+  const t0 = performance.now();
+  const hub = await startLocalHub({
+    workers,
+    pollMs: 250,
+    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '1', GEOHUB_LOG_LEVEL: 'info' },
+    onWorkerLog: (_line, parsed) => {
+      if (parsed?.msg === 'worker started') ready += 1;
+      if (parsed?.msg === 'tool started' && !pids.has(Number(parsed.pid))) {
+        pids.add(Number(parsed.pid));
+        toolRuns += 1;
+      }
+    },
+  });
+  try {
+    // Start-up is measured apart: the run starts once every worker is polling.
+    while (ready < workers) await new Promise((r) => setTimeout(r, 20));
+    const t1 = performance.now();
+    const started = await hub.upload(raster.path, {
+      name: 'bench.tif',
+      ...(raster.zoom === undefined ? {} : { job: { zoom: raster.zoom } }),
+    });
+    if (started.outcome !== 'started') throw new Error(`bench run did not start: ${JSON.stringify(started)}`);
+    const execution = await hub.executions.wait(started.executionArn);
+    const t2 = performance.now();
+    if (execution.status !== 'SUCCEEDED')
+      throw new Error(`bench run ended ${execution.status}: ${execution.cause}`);
+    const tiles = await manifestTiles(hub.store, started.runId);
+    const run = await hub.ledger.getRun(started.runId);
+    let bytes = 0;
+    let objects = 0;
+    // The tiles only: the run's mosaic and STAC documents sit under the same prefix.
+    for await (const o of hub.store.list(`tiles/${started.runId}/`)) {
+      if (!o.key.endsWith('.tif')) continue;
+      bytes += o.bytes;
+      objects += 1;
+    }
+    await hub.stop();
+    const t3 = performance.now();
+    return {
+      startupSeconds: seconds(t1 - t0),
+      runSeconds: seconds(t2 - t1),
+      stopSeconds: seconds(t3 - t2),
+      tiles,
+      zoom: Number(run?.params.zoom),
+      tileBytes: bytes / objects,
+      toolRuns,
+    };
+  } finally {
+    await hub.stop();
+  }
 }
 
-export async function benchOverhead(source: string, workers = 2): Promise<OverheadFigures> {
-  const runs: OverheadFigures['runs'][number][] = [];
-  let tiles: { z: number; x: number; y: number; id: string }[] = [];
-  // Timed runs go without the counting proxy (it would slow GDAL's reads); a third run counts.
-  const plan = [
-    { sourceAccess: 'ranged' as const, counted: false },
-    { sourceAccess: 'cached' as const, counted: false },
-    { sourceAccess: 'ranged' as const, counted: true },
-  ];
-  let counted:
-    | {
-        requests: Record<string, number>;
-        s3HttpRequests: Record<string, number>;
-        transitions: number;
-        runSeconds: number;
-      }
-    | undefined;
-  for (const { sourceAccess, counted: counting } of plan) {
-    const requests: Record<string, number> = {};
-    const count = (service: string, command: string) => {
-      requests[`${service}.${command}`] = (requests[`${service}.${command}`] ?? 0) + 1;
-    };
-    const t0 = performance.now();
-    let proxy: Awaited<ReturnType<typeof startCountingProxy>> | undefined;
-    let ready = 0;
-    const hub = await startLocalHub({
-      workers: 0,
-      pollMs: 250,
-      onAwsRequest: count,
-    });
-    try {
-      if (counting) proxy = await startCountingProxy(hub.stack.env.GEOHUB_ENDPOINT_S3!);
-      const { startWorkerPool } = await import('../local/pool/worker-pool.js');
-      const pool = startWorkerPool({
-        size: workers,
-        env: {
-          ...hub.stack.env,
-          GEOHUB_ENDPOINT_S3: proxy?.endpoint ?? hub.stack.env.GEOHUB_ENDPOINT_S3!,
-          GEOHUB_SOURCE_ACCESS: sourceAccess,
-          GEOHUB_COUNT_REQUESTS: '1',
-          GEOHUB_RECEIVE_WAIT_S: '1',
-          GEOHUB_LOG_LEVEL: 'info',
-        },
-        onLog: (_line, parsed) => {
-          if (parsed?.msg === 'worker started') ready += 1;
-          if (parsed?.msg === 'aws requests') {
-            for (const [k, v] of Object.entries(parsed.requests as Record<string, number>)) {
-              requests[k] = (requests[k] ?? 0) + v;
-            }
-          }
-        },
-      });
-      const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
-      // Start-up is measured apart: the run starts once every worker is polling.
-      while (ready < workers) await new Promise((r) => setTimeout(r, 20));
-      const stackCpu0 = totalCpu(stackPids);
-      const workerCpu0 = totalCpu(pool.pids());
-      const t1 = performance.now();
-      const started = await hub.upload(source, { name: `bench-${sourceAccess}.tif` });
-      if (started.outcome !== 'started')
-        throw new Error(`bench run did not start: ${JSON.stringify(started)}`);
-      const execution = await hub.executions.wait(started.executionArn);
-      const t2 = performance.now();
-      const cpu = {
-        stack: Math.round((totalCpu(stackPids) - stackCpu0) * 10) / 10,
-        workers: Math.round((totalCpu(pool.pids()) - workerCpu0) * 10) / 10,
-      };
-      if (execution.status !== 'SUCCEEDED')
-        throw new Error(`bench run ended ${execution.status}: ${execution.cause}`);
-      tiles = await manifestTiles(hub.store, started.runId);
-      await pool.stop();
-      await hub.stop();
-      const t3 = performance.now();
-      if (counting) {
-        counted = {
-          requests,
-          s3HttpRequests: proxy!.counts(),
-          transitions: execution.states.length,
-          runSeconds: seconds(t2 - t1),
-        };
-        continue;
-      }
-      runs.push({
-        sourceAccess,
-        startupSeconds: seconds(t1 - t0),
-        runSeconds: seconds(t2 - t1),
-        stopSeconds: seconds(t3 - t2),
-        ratioExcludingStartup: 0,
-        ratioIncludingStartup: 0,
-        cpu,
-      });
-    } finally {
-      await proxy?.close();
-      await hub.stop();
-    }
-  }
-
-  // The raw tool over exactly the same windows: the worker's own gdalwarp argv, local source.
-  const out = mkdtempSync(join(tmpdir(), 'geohub-raw-'));
-  const lines = tiles.map((tile) =>
-    rasterXyzArgs({
-      source,
+/** `xargs -P <workers> gdalwarp` over the tiles' windows: the worker's former per-tile argv. */
+async function rawRun(
+  raster: BenchRaster,
+  tiles: readonly TileTask[],
+  workers: number,
+  dir: string,
+  exact: boolean,
+) {
+  const out = join(dir, exact ? 'raw-exact' : 'raw-default');
+  rmSync(out, { recursive: true, force: true });
+  const lines = tiles.map((tile) => {
+    const args = rasterXyzArgs({
+      source: raster.path,
       tile,
       params: { resampling: 'bilinear' },
       output: join(out, `${tile.z}-${tile.x}-${tile.y}.tif`),
       scratch: out,
-    }).join(' '),
-  );
-  const list = join(out, 'invocations.txt');
+    });
+    const et = args.indexOf('-et');
+    return (exact ? args : [...args.slice(0, et), ...args.slice(et + 2)]).join(' ');
+  });
+  mkdirSync(out, { recursive: true });
+  const list = join(dir, 'invocations.txt');
   writeFileSync(list, `${lines.join('\n')}\n`);
-  const r0 = performance.now();
+  const t0 = performance.now();
   await execa('xargs', ['-P', String(workers), '-L', '1', 'gdalwarp'], { inputFile: list });
-  const rawSeconds = seconds(performance.now() - r0);
+  const elapsed = seconds(performance.now() - t0);
+  const files = readdirSync(out);
+  const bytes = files.reduce((n, f) => n + statSync(join(out, f)).size, 0) / files.length;
   rmSync(out, { recursive: true, force: true });
+  return { seconds: elapsed, bytesPerTile: bytes };
+}
 
-  if (!counted) throw new Error('the counted run did not happen');
+/**
+ * GDAL's own tiler at the same zoom, as its users run it (PNG, no web viewer). It tiles 8-bit
+ * rasters only; any other type goes through the scaling VRT it asks for (its reads do the scaling).
+ */
+async function gdal2tilesRun(raster: BenchRaster, zoom: number, workers: number, dir: string) {
+  const out = join(dir, 'gdal2tiles');
+  rmSync(out, { recursive: true, force: true });
+  const info = JSON.parse((await execa('gdalinfo', ['-json', raster.path])).stdout) as {
+    bands: { type: string }[];
+  };
+  let input = raster.path;
+  if (info.bands.some((b) => b.type !== 'Byte')) {
+    input = join(dir, 'gdal2tiles-byte.vrt');
+    await execa('gdal_translate', ['-q', '-of', 'VRT', '-ot', 'Byte', '-scale', raster.path, input]);
+  }
+  const t0 = performance.now();
+  await execa('gdal2tiles.py', [
+    ...['--xyz', '-z', String(zoom), `--processes=${workers}`, '-r', 'bilinear', '-w', 'none', '-q'],
+    input,
+    out,
+  ]);
+  const elapsed = seconds(performance.now() - t0);
+  const tiles = findFiles(out, (n) => n.endsWith('.png')).length;
+  rmSync(out, { recursive: true, force: true });
+  return { seconds: elapsed, tiles };
+}
+
+export async function benchOverhead(
+  raster: BenchRaster,
+  options: { workers: number; runs: number; dir: string },
+): Promise<OverheadFigures> {
+  const { workers, runs, dir } = options;
+  const geohub = await repeat(runs, () => geohubRun(raster, workers));
+  const { tiles, zoom } = geohub[0]!;
+  const exact = await repeat(runs, () => rawRun(raster, tiles, workers, dir, true));
+  const approx = await repeat(runs, () => rawRun(raster, tiles, workers, dir, false));
+  const g2t = await repeat(runs, () => gdal2tilesRun(raster, zoom, workers, dir));
+
+  const run = spread(geohub.map((g) => g.runSeconds));
+  const withStartup = spread(geohub.map((g) => g.startupSeconds + g.runSeconds + g.stopSeconds));
+  const rawExact = spread(exact.map((r) => r.seconds));
+  const rawDefault = spread(approx.map((r) => r.seconds));
+  const gdal2tiles = { ...spread(g2t.map((r) => r.seconds)), tiles: g2t[0]!.tiles };
   return {
+    raster: raster.label,
     tiles: tiles.length,
+    zoom,
     workers,
-    rawSeconds,
-    counted,
-    runs: runs.map((r) => ({
-      ...r,
-      ratioExcludingStartup: Math.round((r.runSeconds / rawSeconds) * 100) / 100,
-      ratioIncludingStartup:
-        Math.round(((r.startupSeconds + r.runSeconds + r.stopSeconds) / rawSeconds) * 100) / 100,
-    })),
+    geohub: { run, withStartup, toolRuns: geohub[0]!.toolRuns },
+    rawExact,
+    rawDefault,
+    gdal2tiles,
+    ratios: {
+      excludingStartup: ratio(run.median, rawExact.median),
+      includingStartup: ratio(withStartup.median, rawExact.median),
+      vsRawDefault: ratio(run.median, rawDefault.median),
+      vsGdal2tiles: ratio(run.median, gdal2tiles.median),
+    },
+    bytesPerTile: { before: Math.round(exact[0]!.bytesPerTile), after: Math.round(geohub[0]!.tileBytes) },
   };
 }

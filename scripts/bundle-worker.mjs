@@ -49,6 +49,13 @@ export async function bundleWorker(outdir) {
   });
   // laz-perf's glue loads its WASM from the directory of the script that holds it: the bundle's.
   copyFileSync(require.resolve('laz-perf/lib/node/laz-perf.wasm'), join(outdir, 'laz-perf.wasm'));
+  // The metatile engine's script, where worker/metatile-command.ts looks for it: under the
+  // project root, which is the bundle's directory (it holds the package.json written below).
+  mkdirSync(join(outdir, 'worker', 'tools'), { recursive: true });
+  copyFileSync(
+    join(root, 'worker', 'tools', 'warp-metatile.py'),
+    join(outdir, 'worker', 'tools', 'warp-metatile.py'),
+  );
   // The bundles are ES modules with a .js extension (the extractor is found by that name).
   writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
   return result;

@@ -12,8 +12,9 @@ apt_install() {
 }
 
 command -v gdalwarp >/dev/null 2>&1 || { echo "setup: installing gdal-bin" >&2; apt_install gdal-bin; }
-# GDAL's Python bindings under Debian's python3: the CRS tests' oracle (test/support/crs-oracle.py).
-/usr/bin/python3 -c 'from osgeo import gdal' >/dev/null 2>&1 || { echo "setup: installing python3-gdal for the CRS oracle" >&2; apt_install python3-gdal; }
+# GDAL's Python bindings under Debian's python3: the metatile engine (worker/metatile-command.ts) and
+# the CRS tests' oracle (test/support/crs-oracle.py).
+/usr/bin/python3 -c 'from osgeo import gdal' >/dev/null 2>&1 || { echo "setup: installing python3-gdal" >&2; apt_install python3-gdal; }
 # tini: the worker image's PID 1; the worker-bundle tests run the worker under it as a container does.
 command -v tini >/dev/null 2>&1 || { echo "setup: installing tini" >&2; apt_install tini; }
 command -v java >/dev/null 2>&1 || { echo "setup: installing a Java runtime for DynamoDB Local" >&2; apt_install default-jre-headless; }

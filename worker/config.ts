@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Env } from '../lib/config/config.js';
 import { ConfigError } from '../lib/config/errors.js';
 import { FAULT_PATTERN } from './faults.js';
+import { DEFAULT_GDAL_PYTHON } from './metatile-command.js';
 
 const ms = z.coerce.number().int().min(0);
 
@@ -25,6 +26,7 @@ const schema = z.object({
   GEOHUB_ORPHAN_AGE_S: z.coerce.number().int().min(1).optional(),
   GEOHUB_SOURCE_ACCESS: z.enum(['ranged', 'cached']).default('ranged'),
   GEOHUB_FAULT: z.string().regex(FAULT_PATTERN).optional(),
+  GEOHUB_GDAL_PYTHON: z.string().min(1).default(DEFAULT_GDAL_PYTHON),
 });
 
 export interface WorkerConfig {
@@ -50,6 +52,8 @@ export interface WorkerConfig {
   readonly orphanAgeSeconds: number;
   /** Log the AWS requests this worker made, by service and command, when it exits (benchmarks). */
   readonly countRequests: boolean;
+  /** The Python interpreter with GDAL's bindings that runs the metatile engine. */
+  readonly gdalPython: string;
   /** Fault injection for reliability tests (see faults.ts); unset in production. */
   readonly fault?: string;
 }
@@ -74,6 +78,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     idleExitMs: e.GEOHUB_IDLE_EXIT_MS,
     sourceAccess: e.GEOHUB_SOURCE_ACCESS,
     fault: e.GEOHUB_FAULT,
+    gdalPython: e.GEOHUB_GDAL_PYTHON,
     countRequests: e.GEOHUB_COUNT_REQUESTS === '1',
     orphanAgeSeconds:
       e.GEOHUB_ORPHAN_AGE_S ?? Math.ceil((e.GEOHUB_TOOL_TIMEOUT_MS + e.GEOHUB_KILL_GRACE_MS) / 1000) + 10,

@@ -9,7 +9,7 @@ import { attemptMetatile } from './attempt-metatile.js';
 import { redeliveredAfterCrash } from './crash-redelivery.js';
 import { RunStoppedError } from './errors.js';
 import { type Disposition, errorOf } from './message-policy.js';
-import type { ProcessTiles } from './process-tiles-serially.js';
+import type { ProcessTiles } from './process-tiles.js';
 import type { StopController } from './stop-controller.js';
 
 export interface HandleMessageDeps {

@@ -3,14 +3,16 @@ import { join } from 'node:path';
 import { tileOutputKey } from '../lib/model/ids.js';
 import type { RunRecord, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
-import { classifyFailure } from '../lib/operations/classify-failure.js';
-import type { Operation } from '../lib/operations/operation.js';
+import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
-import { ProcessGroupSurvivedError, ToolCancelledError, ToolTimeoutError } from '../lib/process/errors.js';
+import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { runProcess } from '../lib/process/run-process.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
-import { DeadlineExceededError, TileDataError, TileRetryableError } from './errors.js';
+import { classifyTileError } from './classify-tile-error.js';
+import { TileDataError } from './errors.js';
 import type { SourceAccess } from './source-access.js';
+
+export { processTiles } from './process-tiles.js';
 
 export interface ProcessTileDeps {
   readonly store: ObjectStore;
@@ -20,15 +22,35 @@ export interface ProcessTileDeps {
   readonly toolTimeoutMs: number;
   readonly killGraceMs: number;
   readonly toolEnv: Readonly<Record<string, string | undefined>>;
-  /** Called once per tool invocation (counts tool work in tests and benchmarks). */
-  readonly onToolStart?: (file: string, pid: number) => void;
+  /** The metatile engine (metatile-command.ts): interpreter and script. */
+  readonly metatileEngine: { readonly file: string; readonly args: readonly string[] };
+  /** Called once per tool invocation with the sub-tiles it works on (counts tool work in tests and benchmarks). */
+  readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[]) => void;
 }
 
-/** The cancellation cause (InterruptedError, RunStoppedError, LeaseLostError) if the signal fired. */
-function abortCause(signal: AbortSignal, error: unknown): unknown {
-  if (signal.aborted) return signal.reason;
-  if (error instanceof ToolCancelledError) return error.reason;
-  return undefined;
+/** Where a sub-tile's output is written in the worker's scratch space before its upload. */
+export function scratchTilePath(deps: ProcessTileDeps, runId: string, tile: TileTask): string {
+  return join(deps.scratchDir, 'out', runId, String(tile.z), String(tile.x), `${tile.y}.tif`);
+}
+
+/** Tool runs bound to the attempt's budget, cancellation, scratch and environment. */
+export function toolRunner(
+  deps: ProcessTileDeps,
+  work: string,
+  tiles: readonly TileTask[],
+  signal: AbortSignal,
+): ToolRunner {
+  return {
+    run: (file, args) =>
+      runProcess(file, args, {
+        signal,
+        timeoutMs: deps.toolTimeoutMs,
+        graceMs: deps.killGraceMs,
+        env: deps.toolEnv,
+        cwd: work,
+        onSpawn: (pid) => deps.onToolStart?.(file, pid, tiles),
+      }),
+  };
 }
 
 /**
@@ -46,7 +68,7 @@ export async function processTile(
   const operation = deps.operations[run.operation];
   if (!operation) throw new TileDataError(`unknown operation ${run.operation}`);
   const key = tileOutputKey(run.runId, tile);
-  const final = join(deps.scratchDir, 'out', run.runId, String(tile.z), String(tile.x), `${tile.y}.tif`);
+  const final = scratchTilePath(deps, run.runId, tile);
   const work = await mkdtemp(join(deps.scratchDir, 'work-'));
   let survived = false;
   try {
@@ -55,17 +77,7 @@ export async function processTile(
     await withAtomicOutput(final, (output) =>
       operation.execute(
         { source, tile, params: run.params, output, scratch: work },
-        {
-          run: (file, args) =>
-            runProcess(file, args, {
-              signal,
-              timeoutMs: deps.toolTimeoutMs,
-              graceMs: deps.killGraceMs,
-              env: deps.toolEnv,
-              cwd: work,
-              onSpawn: (pid) => deps.onToolStart?.(file, pid),
-            }),
-        },
+        toolRunner(deps, work, [tile], signal),
       ),
     );
     signal.throwIfAborted();
@@ -73,17 +85,8 @@ export async function processTile(
     return { key, etag: head.etag, bytes: head.bytes };
   } catch (error) {
     // Above any cancellation cause: the worker cannot kill its tool, so it must stop working.
-    if (error instanceof ProcessGroupSurvivedError) {
-      survived = true;
-      throw error;
-    }
-    const cause = abortCause(signal, error);
-    if (cause !== undefined) throw cause;
-    if (error instanceof ToolTimeoutError) throw new DeadlineExceededError(error.message, { cause: error });
-    if (error instanceof TileDataError) throw error;
-    if (classifyFailure(error) === 'data')
-      throw new TileDataError((error as Error).message, { cause: error });
-    throw new TileRetryableError((error as Error).message ?? String(error), { cause: error });
+    survived = error instanceof ProcessGroupSurvivedError;
+    throw classifyTileError(signal, error);
   } finally {
     // Independent cleanups: each runs whatever the other did. A group that survived SIGKILL
     // may still write here: its files stay as evidence for the self-check.

@@ -11,9 +11,9 @@ import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
+import { metatileCommand } from './metatile-command.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
-import { processTile } from './process-tile.js';
-import { processTilesSerially } from './process-tiles-serially.js';
+import { processTiles } from './process-tile.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
 import { guardSourceVersion } from './source-version-guard.js';
@@ -76,6 +76,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   });
 
   const toolEnv = gdalEnv(config, proc.env);
+  const metatileEngine = metatileCommand(wc.gdalPython);
   const deletes = batchedDeletes(queue, log, Math.floor(wc.leaseMs / 3));
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
@@ -97,25 +98,27 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTiles: processTilesSerially(
-              guardSourceVersion({ ledger, sources, log }, (run, tile, signal) =>
-                processTile(
-                  {
-                    store,
-                    sources,
-                    operations: OPERATIONS,
-                    scratchDir: wc.scratchDir,
-                    toolTimeoutMs: wc.toolTimeoutMs,
-                    killGraceMs: wc.killGraceMs,
-                    // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs).
-                    toolEnv: { ...toolEnv, ...sources.toolEnv(run) },
-                    onToolStart: (file, pid) =>
-                      log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started'),
+            processTiles: guardSourceVersion({ ledger, sources, log }, (run, tiles, signal) =>
+              processTiles(
+                {
+                  store,
+                  sources,
+                  operations: OPERATIONS,
+                  scratchDir: wc.scratchDir,
+                  toolTimeoutMs: wc.toolTimeoutMs,
+                  killGraceMs: wc.killGraceMs,
+                  // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs).
+                  toolEnv: { ...toolEnv, ...sources.toolEnv(run) },
+                  metatileEngine,
+                  onToolStart: (file, pid, started) => {
+                    // One line per sub-tile the tool works on: tool work is counted by sub-tile.
+                    for (const tile of started)
+                      log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started');
                   },
-                  run,
-                  tile,
-                  signal,
-                ),
+                },
+                run,
+                tiles,
+                signal,
               ),
             ),
           },

@@ -1,12 +1,9 @@
 import type { Ledger } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
-import type { RunRecord, TileOutput } from '../lib/model/run.js';
-import type { TileTask } from '../lib/model/tile.js';
 import { sourceGoneReason, sourcePin } from '../lib/source/source-pin.js';
 import { DeadlineExceededError, RunStoppedError, TileDataError, TileRetryableError } from './errors.js';
+import type { ProcessTiles } from './process-tiles.js';
 import type { SourceAccess } from './source-access.js';
-
-export type ProcessTileFn = (run: RunRecord, tile: TileTask, signal: AbortSignal) => Promise<TileOutput>;
 
 export interface SourceVersionGuardDeps {
   readonly ledger: Ledger;
@@ -15,15 +12,15 @@ export interface SourceVersionGuardDeps {
 }
 
 /**
- * A sub-tile that failed may have failed because the run's source version is gone (a pinned read
+ * A metatile that failed may have failed because the run's source version is gone (a pinned read
  * refused other bytes: If-Match or the version id). That is no data failure to retry or count
  * against the breaker: the run cannot finish. Asked once per failure, with one HEAD: the run then
  * drains with one clear reason, and its execution ends FAILED with it (docs/architecture.md).
  */
-export function guardSourceVersion(deps: SourceVersionGuardDeps, processTile: ProcessTileFn): ProcessTileFn {
-  return async (run, tile, signal) => {
+export function guardSourceVersion(deps: SourceVersionGuardDeps, processTiles: ProcessTiles): ProcessTiles {
+  return async (run, tiles, signal) => {
     try {
-      return await processTile(run, tile, signal);
+      return await processTiles(run, tiles, signal);
     } catch (error) {
       const failed =
         error instanceof TileDataError ||
@@ -33,7 +30,7 @@ export function guardSourceVersion(deps: SourceVersionGuardDeps, processTile: Pr
       if (await deps.sources.readable(run, signal).catch(() => true)) throw error;
       const reason = sourceGoneReason(run.source);
       await deps.ledger.updateRun(run.runId, { status: 'DRAINING', reason }, ['RUNNING']);
-      deps.log.error({ runId: run.runId, tileId: tile.id, reason }, 'source version gone: the run stops');
+      deps.log.error({ runId: run.runId, tiles: tiles.length, reason }, 'source version gone: the run stops');
       throw new RunStoppedError(run.runId, 'DRAINING', reason, { cause: error });
     }
   };

@@ -18,8 +18,21 @@ export interface OperationContext {
   readonly scratch: string;
 }
 
+/** A block of tiles made by one tool process (a metatile). */
+export interface BlockContext {
+  readonly source: string;
+  /** Each tile and the .part path it must be written to (promoted by the caller). */
+  readonly tiles: readonly { readonly tile: TileTask; readonly output: string }[];
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly scratch: string;
+  /** The metatile engine: interpreter and script; the block's spec is appended as one argument. */
+  readonly engine: { readonly file: string; readonly args: readonly string[] };
+}
+
 /** One kind of sub-tile work: produces the tile at ctx.output with real tools. */
 export interface Operation {
   readonly name: OperationName;
   execute(ctx: OperationContext, tools: ToolRunner): Promise<void>;
+  /** Makes every tile of a block in as few processes as it can; absent: one `execute` per tile. */
+  executeBlock?(ctx: BlockContext, tools: ToolRunner): Promise<void>;
 }

@@ -1,35 +1,59 @@
+import type { Bounds } from '../tiling/tile-bounds.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
-import type { Operation, OperationContext } from './operation.js';
+import { InvalidOperationParamsError } from './errors.js';
+import { metatileLayouts } from './metatile-layout.js';
+import type { BlockContext, Operation, OperationContext } from './operation.js';
 
 export const TILE_SIZE = 256;
 const RESAMPLING = new Set(['near', 'bilinear', 'cubic', 'cubicspline', 'lanczos', 'average', 'mode']);
 
-/** The gdalwarp argv of the raster default (DESIGN.md): one XYZ tile, 256×256, EPSG:3857, DEFLATE. */
-export function rasterXyzArgs(ctx: OperationContext): string[] {
-  const { minX, minY, maxX, maxY } = tileBounds(ctx.tile.z, ctx.tile.x, ctx.tile.y);
-  const resampling = String(ctx.params.resampling ?? 'bilinear');
+/**
+ * The warp of the raster default (DESIGN.md's seed command) over `bounds` at `width` × `height`
+ * pixels, without format, source or destination: shared by the per-tile gdalwarp argv and the
+ * metatile engine, so both make the same pixels.
+ */
+export function rasterWarpOptions(
+  bounds: Bounds,
+  width: number,
+  height: number,
+  params: Readonly<Record<string, unknown>>,
+): string[] {
+  const resampling = String(params.resampling ?? 'bilinear');
   // Parameters are validated by schema upstream; this guard keeps a bad value from ever
   // reaching argv (no option injection even if a caller skipped validation).
-  if (!RESAMPLING.has(resampling)) throw new Error(`unknown resampling ${resampling}`);
+  if (!RESAMPLING.has(resampling)) throw new InvalidOperationParamsError(`unknown resampling ${resampling}`);
   return [
-    '-q',
-    '-of',
-    'GTiff',
     '-t_srs',
     'EPSG:3857',
     '-te',
-    String(minX),
-    String(minY),
-    String(maxX),
-    String(maxY),
+    String(bounds.minX),
+    String(bounds.minY),
+    String(bounds.maxX),
+    String(bounds.maxY),
     '-ts',
-    String(TILE_SIZE),
-    String(TILE_SIZE),
+    String(width),
+    String(height),
     '-r',
     resampling,
     // Clamped by GDAL to the type's range for integer sources (0 for Byte), as the seed's command is.
     '-dstnodata',
     '-9999',
+    // The exact transformer: with GDAL's default approximation (-et 0.125) a pixel's value
+    // depends on where the warp's chunk starts, so a tile cut from a metatile would differ
+    // from the same tile warped alone by a few units (docs/architecture.md#metatiles).
+    '-et',
+    '0',
+  ];
+}
+
+/** The per-tile gdalwarp argv: one XYZ tile, 256×256, EPSG:3857, DEFLATE. */
+export function rasterXyzArgs(ctx: OperationContext): string[] {
+  const { z, x, y } = ctx.tile;
+  return [
+    '-q',
+    '-of',
+    'GTiff',
+    ...rasterWarpOptions(tileBounds(z, x, y), TILE_SIZE, TILE_SIZE, ctx.params),
     '-co',
     'COMPRESS=DEFLATE',
     ctx.source,
@@ -37,9 +61,26 @@ export function rasterXyzArgs(ctx: OperationContext): string[] {
   ];
 }
 
+/** The metatile engine's spec for each warp of a block: one argv element of JSON per process. */
+export function rasterBlockSpecs(ctx: BlockContext): string[] {
+  const outputs = new Map(ctx.tiles.map((t) => [t.tile.id, t.output]));
+  return metatileLayouts(ctx.tiles.map((t) => t.tile)).map((layout) =>
+    JSON.stringify({
+      source: ctx.source,
+      tileSize: TILE_SIZE,
+      warp: rasterWarpOptions(layout.bounds, layout.cols * TILE_SIZE, layout.rows * TILE_SIZE, ctx.params),
+      tiles: layout.tiles.map(({ tile, col, row }) => ({ col, row, output: outputs.get(tile.id) })),
+    }),
+  );
+}
+
 export const rasterXyz: Operation = {
   name: 'raster-xyz',
   async execute(ctx, tools) {
     await tools.run('gdalwarp', rasterXyzArgs(ctx));
+  },
+  async executeBlock(ctx, tools) {
+    // One process per metatile (a message's block is one): warped once, cut into its tiles.
+    for (const spec of rasterBlockSpecs(ctx)) await tools.run(ctx.engine.file, [...ctx.engine.args, spec]);
   },
 };

@@ -17,20 +17,33 @@ export async function withAtomicOutput<T>(
   finalPath: string,
   fn: (partPath: string) => Promise<T>,
 ): Promise<T> {
-  await mkdir(dirname(finalPath), { recursive: true });
-  const partPath = join(
-    dirname(finalPath),
-    `${basename(finalPath)}.${randomBytes(4).toString('hex')}${PART_SUFFIX}`,
+  return withAtomicOutputs([finalPath], ([partPath]) => fn(partPath!));
+}
+
+/**
+ * The same for several outputs written by one tool run (a metatile's tiles): each gets its
+ * `.part` path; only if `fn` succeeds is each promoted by its own atomic rename. No `.part`
+ * survives, whatever happens.
+ */
+export async function withAtomicOutputs<T>(
+  finalPaths: readonly string[],
+  fn: (partPaths: readonly string[]) => Promise<T>,
+): Promise<T> {
+  await Promise.all(
+    [...new Set(finalPaths.map((p) => dirname(p)))].map((d) => mkdir(d, { recursive: true })),
+  );
+  const partPaths = finalPaths.map((finalPath) =>
+    join(dirname(finalPath), `${basename(finalPath)}.${randomBytes(4).toString('hex')}${PART_SUFFIX}`),
   );
   let keep = false;
   try {
-    const result = await fn(partPath);
-    await rename(partPath, finalPath); // the commit point
+    const result = await fn(partPaths);
+    for (const [i, partPath] of partPaths.entries()) await rename(partPath, finalPaths[i]!); // commit points
     return result;
   } catch (error) {
     keep = error instanceof ProcessGroupSurvivedError;
     throw error;
   } finally {
-    if (!keep) await rm(partPath, { force: true });
+    if (!keep) await Promise.all(partPaths.map((p) => rm(p, { force: true })));
   }
 }

@@ -34,7 +34,8 @@ function start(args: string[], env: Record<string, string> = {}) {
   return { ...cli, tmp, mark };
 }
 
-const toolRunning = (mark: { live: () => string[] }) => mark.live().some((p) => / gdalwarp /.test(p));
+const toolRunning = (mark: { live: () => string[] }) =>
+  mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p));
 
 describe('Ctrl-C as a terminal sends it: SIGINT to the whole process group (issue 14)', () => {
   it('geohub run: exit 130 within the kill grace + 5 s, run CANCELLED, one line, nothing left', async () => {

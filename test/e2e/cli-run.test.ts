@@ -19,7 +19,7 @@ function isolated() {
   const tmp = tempDir('geohub-tmp-');
   return {
     env: { ...mark.env, TMPDIR: tmp },
-    toolRunning: () => mark.live().some((p) => / gdalwarp /.test(p)),
+    toolRunning: () => mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p)),
     /** Nothing running, no scratch, no `.part`, no stand-in data left. */
     leftovers: () => [...mark.live(), ...readdirSync(tmp)],
   };

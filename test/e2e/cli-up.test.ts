@@ -14,7 +14,7 @@ let up: UpSession;
 let port = '';
 
 const mark = processMark();
-const toolRunning = () => mark.live().some((p) => / gdalwarp /.test(p));
+const toolRunning = () => mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p));
 /** geohub up's own temp dir: its scratch and stand-in data, judged apart from other stacks'. */
 const tmp = mkdtempSync(join(tmpdir(), 'geohub-up-tmp-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

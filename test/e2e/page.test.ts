@@ -209,7 +209,9 @@ async function screenshotWithOutput(tiles: number, file: string) {
   return decodePng(await page.screenshot(), tempDir('geohub-shot-'));
 }
 const gdalwarpsOf = (runId: string) =>
-  processTable().filter((p) => p.state !== 'Z' && p.command.startsWith('gdalwarp') && p.args.includes(runId));
+  processTable().filter(
+    (p) => p.state !== 'Z' && /^(gdalwarp|gdal-metatile)$/.test(p.command) && p.args.includes(runId),
+  );
 
 describe('the run-control page of geohub up', () => {
   it('serves the page and Leaflet from a fixed allow-list under a strict CSP', async () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { type CliIo, emit, intOption } from '../io.js';
 import { createProgress } from '../progress.js';
@@ -36,7 +37,13 @@ export function registerRun(program: Command, io: CliIo): void {
       'job sidecar {"operation","zoom","resampling"} (default: <file>.job.json if present)',
     )
     .option('--replace', "replace a previous run's outputs in --out")
-    .option('--workers <n>', 'worker processes', intOption(1, 32), 2)
+    .option(
+      '--workers <n>',
+      'worker processes (default: one per core of this machine)',
+      intOption(1, 32),
+      // One worker per core: a worker's tool is single-threaded and its uploads overlap other work.
+      Math.min(32, availableParallelism()),
+    )
     .option('--json', 'print one JSON summary on stdout')
     .action(async (file: string, opts: RunOptions) => {
       const verbose = Boolean(program.opts().verbose);

@@ -71,7 +71,7 @@ describe('the worker processes sub-tiles for real', () => {
     for (const t of badStates) {
       expect(t.state).toBe('FAILED');
       expect(t.error?.class).toBe('TileDataError');
-      expect(t.error?.message).toMatch(/gdalwarp exited with \d+: .*TIFF/);
+      expect(t.error?.message).toMatch(/exited with \d+: .*warp-metatile: .*TIFF/);
       expect(t.attempts).toBe(1); // terminal: never retried
     }
     const goodStates = [...(await tileStates(fixture.ledger, good.runId)).values()];

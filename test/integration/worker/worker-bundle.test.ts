@@ -117,7 +117,9 @@ describe('the worker bundle, as the image ships it', () => {
       'main.js',
       'main.js.map',
       'package.json',
+      'worker', // worker/tools/warp-metatile.py: the metatile engine's script
     ]);
+    expect(readdirSync(join(bundle, 'worker', 'tools'))).toEqual(['warp-metatile.py']);
     for (let dir = bundle; dir !== dirname(dir); dir = dirname(dir))
       expect(existsSync(join(dir, 'node_modules')), dir).toBe(false);
     // What went into it (its source map): the worker's code and runtime libraries, none of the
@@ -199,7 +201,8 @@ describe('the worker bundle, as the image ships it', () => {
     const fixture = await createFixture(config, clients);
     const run = await seedRun(fixture, [RGB], gdalTileCover(RGB, 8).slice(0, 1));
     await enqueueTiles(fixture, run.runId, run.tasks);
-    // A gdalwarp that ignores SIGTERM (an ignored signal stays ignored across exec).
+    // A tool that ignores SIGTERM (an ignored signal stays ignored across exec), standing in for
+    // the raster engine's interpreter.
     const tools = tempDir('geohub-stubborn-');
     writeFileSync(join(tools, 'gdalwarp'), "#!/bin/sh\ntrap '' TERM\nexec sleep 600\n");
     chmodSync(join(tools, 'gdalwarp'), 0o755);
@@ -212,6 +215,7 @@ describe('the worker bundle, as the image ships it', () => {
         ...fixture.env,
         GEOHUB_KILL_GRACE_MS: String(killGraceMs),
         GEOHUB_STOP_GRACE_MS: String(stopGraceMs),
+        GEOHUB_GDAL_PYTHON: join(tools, 'gdalwarp'),
       },
       inNamespace('tini', tempDir('geohub-home-'), tools),
     );

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withAtomicOutput } from '../../../../lib/output/atomic-output.js';
+import { withAtomicOutput, withAtomicOutputs } from '../../../../lib/output/atomic-output.js';
 
 const root = mkdtempSync(join(tmpdir(), 'geohub-atomic-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -52,5 +52,34 @@ describe('withAtomicOutput', () => {
     controller.abort('run cancelled');
     await expect(pending).rejects.toBe('run cancelled');
     expect(readdirSync(dirname(final))).toEqual([]);
+  });
+});
+
+describe('withAtomicOutputs (a metatile: several outputs of one tool run)', () => {
+  it('promotes every part by its own rename, only once the whole run succeeded', async () => {
+    const finals = [
+      join(root, 'many', '3', '1.tif'),
+      join(root, 'many', '3', '2.tif'),
+      join(root, 'many', '4', '1.tif'),
+    ];
+    await withAtomicOutputs(finals, async (parts) => {
+      expect(parts.map(dirname)).toEqual(finals.map(dirname));
+      for (const part of parts) writeFileSync(part, part);
+      // Nothing is final while the tool runs.
+      expect(finals.some((f) => existsSync(f))).toBe(false);
+    });
+    for (const final of finals) expect(readFileSync(final, 'utf8')).toMatch(/\.part$/);
+    expect(readdirSync(join(root, 'many', '3')).sort()).toEqual(['1.tif', '2.tif']);
+  });
+
+  it('on failure leaves neither parts nor finals, even for the outputs already written', async () => {
+    const finals = [join(root, 'many-fail', '1.tif'), join(root, 'many-fail', '2.tif')];
+    await expect(
+      withAtomicOutputs(finals, async (parts) => {
+        writeFileSync(parts[0]!, 'one tile of two');
+        throw new Error('tool died after the first tile');
+      }),
+    ).rejects.toThrow('tool died');
+    expect(readdirSync(join(root, 'many-fail'))).toEqual([]);
   });
 });

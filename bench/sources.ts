@@ -1,0 +1,43 @@
+/**
+ * The bench's rasters: the bench raster (shade.tif at 4× its resolution, Web Mercator, Byte) and
+ * a second one of another CRS and data type (RGB.byte.tif's first band at 4× its resolution, UTM
+ * 18N, Float32). `quick` (the CI check of the bench itself): small inputs at low zooms.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface BenchRaster {
+  readonly label: string;
+  readonly path: string;
+  /** The job's zoom (undefined: the native zoom, as a user's run would). */
+  readonly zoom?: number;
+}
+
+export function benchRasters(root: string, dir: string, quick: boolean): BenchRaster[] {
+  const shade = join(root, 'examples/raster/shade.tif');
+  const rgb = join(root, 'examples/raster/RGB.byte.tif');
+  if (quick) {
+    return [
+      { label: 'shade.tif (EPSG:3857, Byte)', path: shade, zoom: 12 },
+      { label: 'RGB.byte.tif (UTM 18N, Byte ×3)', path: rgb, zoom: 8 },
+    ];
+  }
+  const shade4x = join(dir, 'shade4x.tif');
+  const float = join(dir, 'rgb-band1-4x-float32.tif');
+  const co = ['-co', 'COMPRESS=DEFLATE', '-co', 'TILED=YES'];
+  execFileSync('gdal_translate', ['-q', '-outsize', '400%', '400%', '-r', 'cubic', ...co, shade, shade4x]);
+  execFileSync('gdal_translate', [
+    ...['-q', '-b', '1', '-ot', 'Float32', '-outsize', '400%', '400%', '-r', 'bilinear'],
+    ...co,
+    rgb,
+    float,
+  ]);
+  return [
+    { label: 'bench raster: shade.tif ×4 (4096², EPSG:3857, Byte)', path: shade4x },
+    { label: 'RGB.byte.tif band 1 ×4 (3164×2872, UTM 18N, Float32)', path: float },
+  ];
+}
+
+export const benchDir = () => mkdtempSync(join(tmpdir(), 'geohub-bench-'));

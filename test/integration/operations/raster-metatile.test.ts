@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TileTask } from '../../../lib/model/tile.js';
+import type { ToolRunner } from '../../../lib/operations/operation.js';
+import { rasterXyz, rasterXyzArgs } from '../../../lib/operations/raster-xyz.js';
+import { runProcess } from '../../../lib/process/run-process.js';
+import { DEFAULT_GDAL_PYTHON, metatileCommand } from '../../../worker/metatile-command.js';
+import { maxPixelDifference, readTilePixels } from '../../support/raster-pixels.js';
+import { gdalTileCover } from '../../support/tile-oracle.js';
+
+const DATA = '/work/shared/data/raster';
+const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'geohub-metatile-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const gdal = (tool: string, args: string[]) => execFileSync(tool, ['-q', ...args], { stdio: 'pipe' });
+
+/** Sources of every kind the engine must handle, made from the sample data with GDAL. */
+const sources: Record<string, () => string> = {
+  'Byte RGB, nodata 0 (UTM 18N)': () => RGB,
+  'Byte RGBA with an alpha band (UTM 18N)': () => {
+    const out = join(dir, 'rgba.tif');
+    gdal('gdalwarp', ['-dstalpha', '-srcnodata', '0', RGB, out]);
+    return out;
+  },
+  'Int16, nodata -9999': () => {
+    const out = join(dir, 'int16.tif');
+    gdal('gdal_translate', [
+      '-b',
+      '1',
+      '-ot',
+      'Int16',
+      '-scale',
+      '0',
+      '255',
+      '-3000',
+      '3000',
+      '-a_nodata',
+      '-9999',
+      RGB,
+      out,
+    ]);
+    return out;
+  },
+  'UInt16, no nodata': () => {
+    const out = join(dir, 'uint16.tif');
+    gdal('gdal_translate', ['-b', '2', '-ot', 'UInt16', '-scale', '0', '255', '0', '60000', RGB, out]);
+    return out;
+  },
+  'Float32 with nodata (sample data, CRS assigned)': () => {
+    const out = join(dir, 'float32.tif');
+    // The sample has no CRS: placed on the UTM grid of RGB.byte.tif so that it can be warped.
+    gdal('gdal_translate', [
+      '-a_srs',
+      'EPSG:32618',
+      '-a_ullr',
+      '300000',
+      '2800000',
+      '306500',
+      '2794000',
+      join(DATA, 'float_raster_with_nodata.tif'),
+      out,
+    ]);
+    return out;
+  },
+  'Float64 (Web Mercator)': () => {
+    const out = join(dir, 'float64.tif');
+    gdal('gdal_translate', ['-ot', 'Float64', '-a_nodata', 'none', join(DATA, 'shade.tif'), out]);
+    return out;
+  },
+};
+
+const tools = (cwd: string): ToolRunner => ({
+  run: (file, args) => runProcess(file, args, { timeoutMs: 60_000, graceMs: 2_000, cwd }),
+});
+
+/** Up to 4×4 tiles of the cover, starting at its top-left (first) or bottom-right (last) corner. */
+function block(cover: { z: number; x: number; y: number }[], corner: 'first' | 'last'): TileTask[] {
+  const xs = cover.map((t) => t.x);
+  const ys = cover.map((t) => t.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const x0 = corner === 'first' ? minX : maxX - ((maxX - minX) % 4);
+  const y0 = corner === 'first' ? minY : maxY - ((maxY - minY) % 4);
+  return cover
+    .filter((t) => t.x >= x0 && t.x < x0 + 4 && t.y >= y0 && t.y < y0 + 4)
+    .map((t, i) => ({ ...t, id: i.toString(16).padStart(16, '0') }));
+}
+
+describe('metatile engine: one GDAL process per block, tiles identical to per-tile gdalwarp -et 0', () => {
+  for (const [name, make] of Object.entries(sources)) {
+    it(`${name}: a full block and an edge block, pixel by pixel`, async () => {
+      const source = make();
+      // A zoom where the raster spans more than 4 tiles each way: corners are partly outside it.
+      let zoom = 8;
+      while (gdalTileCover(source, zoom).length < 25) zoom += 1;
+      const cover = gdalTileCover(source, zoom);
+      for (const corner of ['first', 'last'] as const) {
+        const tiles = block(cover, corner);
+        const out = mkdtempSync(join(dir, `${corner}-`));
+        const starts: number[] = [];
+        await rasterXyz.executeBlock!(
+          {
+            source,
+            tiles: tiles.map((tile) => ({ tile, output: join(out, `meta-${tile.x}-${tile.y}.tif`) })),
+            params: { resampling: 'bilinear' },
+            scratch: out,
+            engine: metatileCommand(DEFAULT_GDAL_PYTHON),
+          },
+          {
+            run: (file, args) =>
+              runProcess(file, args, {
+                timeoutMs: 60_000,
+                graceMs: 2_000,
+                cwd: out,
+                onSpawn: (p) => starts.push(p),
+              }),
+          },
+        );
+        expect(starts).toHaveLength(1); // the whole block in one process
+        for (const tile of tiles) {
+          const single = join(out, `single-${tile.x}-${tile.y}.tif`);
+          const ctx = { source, tile, params: { resampling: 'bilinear' }, output: single, scratch: out };
+          await tools(out).run('gdalwarp', rasterXyzArgs(ctx));
+          const meta = await readTilePixels(join(out, `meta-${tile.x}-${tile.y}.tif`));
+          const ref = await readTilePixels(single);
+          expect([meta.width, meta.height]).toEqual([256, 256]);
+          expect(meta.bands.length).toBe(ref.bands.length);
+          expect([meta.sampleFormat, meta.bitsPerSample]).toEqual([ref.sampleFormat, ref.bitsPerSample]);
+          expect(meta.nodata).toBe(ref.nodata);
+          expect(meta.extraSamples).toEqual(ref.extraSamples);
+          for (const [i, v] of meta.geoTransform.entries())
+            expect(Math.abs(v - ref.geoTransform[i]!)).toBeLessThan(1e-6 * Math.max(1, Math.abs(v)));
+          // Floats may differ in the last bits of the working precision; integers not at all.
+          expect(maxPixelDifference(meta, ref)).toBeLessThanOrEqual(meta.sampleFormat === 3 ? 1e-3 : 0);
+          // Lean: one 256×256 block, DEFLATE (8), the predictor of the type (2 integers, 3 floats).
+          expect([meta.tileWidth, meta.tileHeight, meta.compression]).toEqual([256, 256, 8]);
+          expect(meta.predictor).toBe(meta.sampleFormat === 3 ? 3 : 2);
+        }
+        // Not a comparison of empty tiles: the block holds data.
+        const pixels = await Promise.all(
+          tiles.map((t) => readTilePixels(join(out, `meta-${t.x}-${t.y}.tif`))),
+        );
+        expect(
+          pixels.some((p) => Array.from(p.bands[0]!).some((v) => v !== p.nodata && !Number.isNaN(v))),
+        ).toBe(true);
+        expect(readdirSync(out).filter((n) => n.startsWith('meta-'))).toHaveLength(tiles.length);
+      }
+    });
+  }
+});

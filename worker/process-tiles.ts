@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tileOutputKey } from '../lib/model/ids.js';
+import type { RunRecord, TileOutput } from '../lib/model/run.js';
+import type { TileTask } from '../lib/model/tile.js';
+import { withAtomicOutputs } from '../lib/output/atomic-output.js';
+import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
+import { classifyTileError } from './classify-tile-error.js';
+import { TileDataError } from './errors.js';
+import { type ProcessTileDeps, processTile, scratchTilePath, toolRunner } from './process-tile.js';
+
+/** Produces a metatile's tiles and uploads them; resolves only when every output is durable. */
+export type ProcessTiles = (
+  run: RunRecord,
+  tiles: readonly TileTask[],
+  signal: AbortSignal,
+) => Promise<ReadonlyMap<string, TileOutput>>;
+
+/**
+ * Produces a message's block of sub-tiles and uploads them. Operations that can
+ * (`executeBlock`: the raster default) warp the block once in one GDAL process and cut it
+ * into its tiles — no process per tile (docs/architecture.md#metatiles); each tile is
+ * promoted .part → final by its own atomic rename, all are uploaded in parallel, and this
+ * resolves only when every object is durable, with each one's key, ETag and size by sub-tile
+ * id. Others (point clouds) run their per-tile path, one tile after the other.
+ *
+ * All or nothing: errors come out classified (TileDataError, TileRetryableError,
+ * DeadlineExceededError, or the cancellation cause carried by `signal`), after every upload
+ * has settled; the scratch outputs are removed on every path.
+ */
+export async function processTiles(
+  deps: ProcessTileDeps,
+  run: RunRecord,
+  tiles: readonly TileTask[],
+  signal: AbortSignal,
+): Promise<ReadonlyMap<string, TileOutput>> {
+  const operation = deps.operations[run.operation];
+  if (!operation) throw new TileDataError(`unknown operation ${run.operation}`);
+  const results = new Map<string, TileOutput>();
+  if (!operation.executeBlock) {
+    for (const tile of tiles) results.set(tile.id, await processTile(deps, run, tile, signal));
+    return results;
+  }
+  const finals = tiles.map((tile) => scratchTilePath(deps, run.runId, tile));
+  const work = await mkdtemp(join(deps.scratchDir, 'work-'));
+  let survived = false;
+  try {
+    signal.throwIfAborted();
+    const source = await deps.sources.resolve(run, signal);
+    await withAtomicOutputs(finals, (parts) =>
+      operation.executeBlock!(
+        {
+          source,
+          tiles: tiles.map((tile, i) => ({ tile, output: parts[i]! })),
+          params: run.params,
+          scratch: work,
+          engine: deps.metatileEngine,
+        },
+        toolRunner(deps, work, tiles, signal),
+      ),
+    );
+    signal.throwIfAborted();
+    // Every upload settles before this returns or throws: none still reads a file removed below.
+    const uploads = await Promise.allSettled(
+      tiles.map(async (tile, i) => {
+        const key = tileOutputKey(run.runId, tile);
+        const head = await deps.store.putFile(key, finals[i]!, { signal, contentType: 'image/tiff' });
+        results.set(tile.id, { key, etag: head.etag, bytes: head.bytes });
+      }),
+    );
+    const failed = uploads.find((u): u is PromiseRejectedResult => u.status === 'rejected');
+    if (failed) throw failed.reason;
+    return results;
+  } catch (error) {
+    survived = error instanceof ProcessGroupSurvivedError;
+    throw classifyTileError(signal, error);
+  } finally {
+    // Independent cleanups: each runs whatever the others did. A group that survived SIGKILL
+    // may still write here: its files stay as evidence for the self-check.
+    if (!survived) {
+      await Promise.all(finals.map((f) => rm(f, { force: true }).catch(() => {})));
+      await rm(work, { recursive: true, force: true }).catch(() => {});
+    }
+  }
+}

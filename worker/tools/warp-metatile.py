@@ -1,0 +1,88 @@
+"""Warps one metatile (a block of XYZ tiles) once and cuts it into its 256x256 tiles.
+
+One GDAL process per block instead of one per tile: a GDAL process costs about 50 ms to start,
+more than a small tile's warp (docs/architecture.md#metatiles). The warp runs in memory
+with the very gdalwarp argv the per-tile path uses (GDALWarp is the same library function
+behind the utility), so a tile is the same whichever way it was made.
+
+Usage: warp-metatile.py '<json spec>' (one argv element, never a shell line). The spec:
+  {"source": path, "warp": [gdalwarp options without -of, source or destination],
+   "tileSize": 256, "tiles": [{"col": c, "row": r, "output": path}, ...]}
+Each tile is written to its `output` path (a .part path the caller promotes by rename).
+Errors go to stderr as GDAL printed them; exit 1.
+"""
+
+import json
+import sys
+
+
+def set_process_name():
+    # Seen as "gdal-metatile" in the process table, like the GDAL tools it replaces: the
+    # worker's start-up self-check recognises orphaned GDAL processes by that name.
+    try:
+        with open("/proc/self/comm", "w") as comm:
+            comm.write("gdal-metatile")
+    except OSError:
+        pass
+
+
+def creation_options(gdal, data_type, tile_size):
+    # One 256x256 block per tile (not 256x8 strips), DEFLATE with the predictor that suits
+    # the type: horizontal differencing (2) for integers, floating point (3) for floats.
+    options = [
+        "TILED=YES",
+        f"BLOCKXSIZE={tile_size}",
+        f"BLOCKYSIZE={tile_size}",
+        "COMPRESS=DEFLATE",
+    ]
+    if data_type in (gdal.GDT_Float32, gdal.GDT_Float64):
+        options.append("PREDICTOR=3")
+    elif not gdal.DataTypeIsComplex(data_type):
+        options.append("PREDICTOR=2")
+    return options
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: warp-metatile.py '<json spec>'\n")
+        return 2
+    spec = json.loads(argv[1])
+    set_process_name()
+    try:
+        from osgeo import gdal
+    except ImportError as error:
+        raise RuntimeError(
+            f"GDAL's Python bindings are not importable by {sys.executable} ({error}): "
+            "install python3-gdal, or set GEOHUB_GDAL_PYTHON to an interpreter that has them"
+        ) from error
+
+    gdal.UseExceptions()
+    size = int(spec["tileSize"])
+    source = gdal.Open(spec["source"])
+    warp = gdal.WarpOptions(options=["-of", "MEM", *spec["warp"]])
+    block = gdal.Warp("", source, options=warp)
+    if block is None:
+        raise RuntimeError("gdal.Warp returned no dataset")
+    options = creation_options(gdal, block.GetRasterBand(1).DataType, size)
+    for tile in spec["tiles"]:
+        window = [int(tile["col"]) * size, int(tile["row"]) * size, size, size]
+        cut = gdal.TranslateOptions(
+            options=["-of", "GTiff", "-srcwin", *map(str, window)],
+            creationOptions=options,
+        )
+        written = gdal.Translate(tile["output"], block, options=cut)
+        if written is None:
+            raise RuntimeError(f"gdal.Translate wrote no tile at {tile['output']}")
+        written.FlushCache()
+        written = None
+    block = None
+    source = None
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv))
+    except Exception as error:  # noqa: BLE001 - one line on stderr, classified by the caller
+        sys.stderr.write(f"warp-metatile: {error}\n")
+        sys.exit(1)
