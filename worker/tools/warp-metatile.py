@@ -48,6 +48,10 @@ def main(argv):
         return 2
     spec = json.loads(argv[1])
     set_process_name()
+    # The outputs exist from the start, as gdalwarp's do: while the engine runs (or hangs, or
+    # survives a kill), its partial output is visible to the worker's cleanup and self-check.
+    for tile in spec["tiles"]:
+        open(tile["output"], "wb").close()
     try:
         from osgeo import gdal
     except ImportError as error:
