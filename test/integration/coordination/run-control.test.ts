@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,21 +7,27 @@ import { processTable } from '../../../lib/process/process-table.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { findFiles } from '../../support/find-files.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
-import { poisonedCog, slowGeoTiff } from '../../support/raster-fixtures.js';
+import { slowGeoTiff } from '../../support/raster-fixtures.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 let hub: LocalHub;
 const toolStarts: { runId: string; pid: number }[] = [];
+// While this file exists every tile upload fails, as a broken dependency would: the cause an
+// operator removes before a re-drive. (A run is pinned to its source's bytes, so replacing the
+// source is a new run, not a fix for this one.)
+const flagDir = mkdtempSync(join(tmpdir(), 'geohub-flag-'));
+const uploadsFail = join(flagDir, 'uploads-fail');
 
 beforeAll(async () => {
   hub = await startTestHub({
     breaker: { minSample: 4, failureRatio: 0.5 },
-    workerEnv: { GEOHUB_LOG_LEVEL: 'info' },
+    workerEnv: { GEOHUB_LOG_LEVEL: 'info', GEOHUB_FAULT: `fail-upload:tiles/:${uploadsFail}` },
     onWorkerLog: recordToolStarts(toolStarts),
   });
 });
 afterAll(async () => {
   await hub?.stop();
+  rmSync(flagDir, { recursive: true, force: true });
 });
 
 const poolScratch = () =>
@@ -58,9 +64,14 @@ describe('run control on the local stack', () => {
     expect(run?.counters.done).toBeLessThan(run!.counters.total);
   });
 
-  it('a poisoned run opens the breaker, drains, fails naming it; re-drive after the fix finishes the run', async () => {
-    const { poisoned, good } = poisonedCog();
-    const started = await hub.upload(poisoned, { job: { zoom: 10 } });
+  it('a run whose every upload fails opens the breaker, drains, fails naming it; re-drive after the fix finishes the run', async () => {
+    writeFileSync(uploadsFail, '');
+    const started = await hub.upload(
+      new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname,
+      {
+        job: { zoom: 10 },
+      },
+    );
     if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
     const execution = await hub.executions.wait(started.executionArn);
     expect(execution.status).toBe('FAILED');
@@ -74,8 +85,8 @@ describe('run control on the local stack', () => {
     const c = failed!.counters;
     expect(c.done + c.failed + c.parked + c.cancelled).toBe(c.total);
 
-    // Remove the cause (the object is good again), then re-drive with a fresh budget.
-    await hub.store.putFile(failed!.source.key, good);
+    // Remove the cause, then re-drive with a fresh budget.
+    rmSync(uploadsFail);
     const report = await hub.redrive(started.runId);
     const redriven = report.runs.find((r) => r.runId === started.runId)!;
     expect(redriven.unparked).toBe(c.total - c.done);
