@@ -41,14 +41,14 @@ export function toolRunner(
   signal: AbortSignal,
 ): ToolRunner {
   return {
-    run: (file, args) =>
+    run: (file, args, only) =>
       runProcess(file, args, {
         signal,
         timeoutMs: deps.toolTimeoutMs,
         graceMs: deps.killGraceMs,
         env: deps.toolEnv,
         cwd: work,
-        onSpawn: (pid) => deps.onToolStart?.(file, pid, tiles),
+        onSpawn: (pid) => deps.onToolStart?.(file, pid, only ?? tiles),
       }),
   };
 }

@@ -4,7 +4,8 @@ import type { RunProcessResult } from '../process/run-process.js';
 
 /** Runs one tool invocation with the attempt's budget, cancellation and environment already bound. */
 export interface ToolRunner {
-  run(file: string, args: readonly string[]): Promise<RunProcessResult>;
+  /** `tiles`: the sub-tiles this invocation makes, when fewer than the whole unit's (tool work is counted by sub-tile). */
+  run(file: string, args: readonly string[], tiles?: readonly TileTask[]): Promise<RunProcessResult>;
 }
 
 export interface OperationContext {

@@ -1,3 +1,4 @@
+import type { TileTask } from '../model/tile.js';
 import type { Bounds } from '../tiling/tile-bounds.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
 import { InvalidOperationParamsError } from './errors.js';
@@ -62,16 +63,17 @@ export function rasterXyzArgs(ctx: OperationContext): string[] {
 }
 
 /** The metatile engine's spec for each warp of a block: one argv element of JSON per process. */
-export function rasterBlockSpecs(ctx: BlockContext): string[] {
+export function rasterBlockSpecs(ctx: BlockContext): { spec: string; tiles: TileTask[] }[] {
   const outputs = new Map(ctx.tiles.map((t) => [t.tile.id, t.output]));
-  return metatileLayouts(ctx.tiles.map((t) => t.tile)).map((layout) =>
-    JSON.stringify({
+  return metatileLayouts(ctx.tiles.map((t) => t.tile)).map((layout) => ({
+    spec: JSON.stringify({
       source: ctx.source,
       tileSize: TILE_SIZE,
       warp: rasterWarpOptions(layout.bounds, layout.cols * TILE_SIZE, layout.rows * TILE_SIZE, ctx.params),
       tiles: layout.tiles.map(({ tile, col, row }) => ({ col, row, output: outputs.get(tile.id) })),
     }),
-  );
+    tiles: layout.tiles.map(({ tile }) => tile),
+  }));
 }
 
 export const rasterXyz: Operation = {
@@ -81,6 +83,8 @@ export const rasterXyz: Operation = {
   },
   async executeBlock(ctx, tools) {
     // One process per metatile (a message's block is one): warped once, cut into its tiles.
-    for (const spec of rasterBlockSpecs(ctx)) await tools.run(ctx.engine.file, [...ctx.engine.args, spec]);
+    // A block that is not one rectangle (an edge, the antimeridian) takes one process per part.
+    for (const { spec, tiles } of rasterBlockSpecs(ctx))
+      await tools.run(ctx.engine.file, [...ctx.engine.args, spec], tiles);
   },
 };
