@@ -37,8 +37,13 @@ export async function copyRunOutputs(store: ObjectStore, runId: string, dir: str
   await writeFile(join(root, OUTPUT_MARKER), `${JSON.stringify({ runId })}\n`, { flag: 'wx' });
   const staging = await mkdtemp(join(root, '.geohub-staging-'));
   let copied = 0;
-  const copy = async (prefix: string, fetch: (key: string, staged: string) => Promise<void>) => {
+  const copy = async (
+    prefix: string,
+    fetch: (key: string, staged: string) => Promise<void>,
+    wanted: (name: string) => boolean = () => true,
+  ) => {
     for await (const object of store.list(prefix)) {
+      if (!wanted(object.key.slice(prefix.length))) continue;
       const target = resolve(join(root, object.key.slice(prefix.length)));
       if (!target.startsWith(root + sep))
         throw new CliError(`refusing to write outside ${root}: ${object.key}`);
@@ -54,15 +59,22 @@ export async function copyRunOutputs(store: ObjectStore, runId: string, dir: str
       await store.download(key, staged);
     });
     const outputs = runOutputPrefix(runId);
-    await copy(outputs, async (key, staged) => {
-      const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
-      await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
-    });
+    await copy(
+      outputs,
+      async (key, staged) => {
+        const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
+        await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
+      },
+      isUserOutput,
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
   return copied;
 }
+
+/** The run's manifest (the split's work list) is the hub's bookkeeping, not an output for the user. */
+const isUserOutput = (name: string) => !name.startsWith('manifest');
 
 function rewriteLines(from: string, to: string): Transform {
   let rest = '';

@@ -7,7 +7,15 @@ import { CliError } from './cli-error.js';
 /** Written into `--out` by geohub: what tells a previous run's outputs from the user's files. */
 export const OUTPUT_MARKER = '.geohub-output.json';
 /** What a run writes into `--out` (besides `<z>/` directories of tiles). */
-const OUTPUT_FILES = new Set([OUTPUT_MARKER, 'mosaic.vrt', 'collection.json', 'items.json', 'summary.json']);
+const OUTPUT_FILES = new Set([
+  OUTPUT_MARKER,
+  'mosaic.vrt',
+  'mosaic', // the block VRTs under mosaic.vrt
+  'collection.json',
+  'items', // the STAC item parts
+  'items.json',
+  'summary.json',
+]);
 const isOutputEntry = (name: string) => OUTPUT_FILES.has(name) || /^[0-9]{1,2}$/.test(name);
 
 export interface OutputDir {
