@@ -365,12 +365,8 @@ describe('the run-control page of geohub up', () => {
     expect(figures).toContain('Interruptions0');
     expect(figures).toContain('Redone0 sub-tiles (0 extra attempts)');
     const links = page.locator('#downloads a');
-    expect(await links.allTextContents()).toEqual([
-      'Mosaic (VRT)',
-      'STAC collection',
-      'STAC items',
-      'Summary',
-    ]);
+    // STAC items are written in parts linked from the collection: no single items.json to offer.
+    expect(await links.allTextContents()).toEqual(['Mosaic (VRT)', 'STAC collection', 'Summary']);
     const stacHref = await page.locator('#downloads a', { hasText: 'STAC collection' }).getAttribute('href');
     const stac = await fetch(`${base}${stacHref}`);
     expect(stac.headers.get('content-disposition')).toContain('attachment');
