@@ -53,13 +53,15 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   const prefix = runOutputPrefix(runId);
   const phaseStart = Date.now();
   const tiles = new TileSet();
-  let sample: string | undefined;
+  // The band layout comes from one tile's header: the top-left one, whatever order markers arrive in.
+  let sample: { key: string; x: number; y: number } | undefined;
   const problems: Problem[] = [];
   let problemCount = 0;
-  for await (const t of listTiles(deps.ledger, runId)) {
+  for await (const t of listTiles(deps.ledger, runId, { parallel: true })) {
     if (t.state === 'DONE' && t.output) {
       tiles.add(t.z, t.x, t.y, t.output.bytes);
-      sample ??= t.output.key;
+      if (!sample || t.y < sample.y || (t.y === sample.y && t.x < sample.x))
+        sample = { key: t.output.key, x: t.x, y: t.y };
     } else if (t.state !== 'DONE') {
       problemCount += 1;
       if (problems.length < LISTED_PROBLEMS)
@@ -73,20 +75,25 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   let mosaic: string | undefined;
   let stac: string | undefined;
   if (sample) {
-    // Band layout from one tile's header (ranged GETs): every tile of a run shares it.
-    const { header } = await readSourceHeader(deps.store, sample);
-    if (header.kind !== 'raster') throw new Error(`tile ${sample} is not a raster`);
+    // Every tile of a run shares the band layout: one header read (ranged GETs).
+    const { header } = await readSourceHeader(deps.store, sample.key);
+    if (header.kind !== 'raster') throw new Error(`tile ${sample.key} is not a raster`);
     const blocks = tiles.blocks(BLOCK_TILES);
     const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
     mosaic = await writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands);
     phase('mosaic written', { blocks: blocks.length });
     // No object keys in what a catalogue shows: the source by its file name only.
-    const description = `${run.operation} tiles of ${basename(run.source.key)} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}`;
+    const source = basename(run.source.key);
+    const dated = run.sourceDatetime
+      ? `dated ${run.sourceDatetime} by the source's own header`
+      : `dated by the run (${source} records no date)`;
+    const description = `${run.operation} tiles of ${source} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
     stac = await writeStac(deps.store, prefix, {
       runId,
       description,
-      datetime: run.createdAt,
-      interval: [run.createdAt, finishedAt],
+      dates: { datetime: run.sourceDatetime ?? run.createdAt, created: run.createdAt },
+      // The items' time: the source's date, or the run's span when it has none.
+      interval: run.sourceDatetime ? [run.sourceDatetime, run.sourceDatetime] : [run.createdAt, finishedAt],
       tiles,
       blocks,
     });
