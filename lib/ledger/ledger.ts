@@ -105,9 +105,10 @@ export interface Ledger {
   ): Promise<void>;
   /**
    * An operator's re-drive: parked, cancelled and failed metatiles, and claims whose lease
-   * expired, go back to QUEUED with a fresh budget; returns the metatiles to re-send.
+   * expired, go back to QUEUED with a fresh budget; returns the metatiles to re-send. With
+   * `only`, just the stopped metatiles it accepts (no claims).
    */
-  unpark(runId: string): Promise<Metatile[]>;
+  unpark(runId: string, only?: (record: MetatileRecord) => boolean): Promise<Metatile[]>;
   /**
    * Frees leases that expired before `now`, in every run whatever its state (the reaper; a
    * backstop only): back to QUEUED in a running run, parked or cancelled in a stopped one.
