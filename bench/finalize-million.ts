@@ -40,7 +40,7 @@ async function main() {
     });
     const seedMs = performance.now() - seedStart;
 
-    // The function's phases are logged at debug level from its container thread.
+    // The function logs its phases at debug level from its container thread as they end.
     process.env.GEOHUB_LOG_LEVEL = 'debug';
     const lambda = readLambdaLimits().finalize!;
     const pool = createLambdaPool({ env: stack.env, limits: { finalize: lambda } });
@@ -87,6 +87,7 @@ async function main() {
         baselineRssMiB: mib(before.rss),
         ...memory,
         lambda,
+        phases: result.phases,
       },
       mosaic: { blocks, size: info.size, gdalinfoMs: Math.round(gdalinfoMs) },
       metadataMiB: mib(metadataBytes),

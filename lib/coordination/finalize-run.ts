@@ -27,6 +27,8 @@ export interface FinalizeResult {
     readonly summary: string;
   };
   readonly reason?: string;
+  /** Each phase's figures and its time since finalize began (markers read, mosaic, STAC). */
+  readonly phases: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 export interface FinalizeDeps {
@@ -69,8 +71,11 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     }
   }
 
-  const phase = (name: string, fields: Record<string, number> = {}) =>
-    deps.onPhase?.(name, { ...fields, ms: Date.now() - phaseStart });
+  const phases: Record<string, Record<string, number>> = {};
+  const phase = (name: string, fields: Record<string, number> = {}) => {
+    phases[name] = { ...fields, ms: Date.now() - phaseStart };
+    deps.onPhase?.(name, phases[name]);
+  };
   phase('markers read', { tiles: tiles.count, problems: problemCount });
   let mosaic: string | undefined;
   let stac: string | undefined;
@@ -118,5 +123,5 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     { contentType: 'application/json' },
   );
   await deps.ledger.updateRun(runId, { status, reason }, ['RUNNING']);
-  return { runId, status, counters: c, outputs: { prefix, mosaic, stac, summary }, reason };
+  return { runId, status, counters: c, outputs: { prefix, mosaic, stac, summary }, reason, phases };
 }
