@@ -1,5 +1,6 @@
 import { type ManifestRef, manifestIndexKey, manifestRefSchema } from '../../../lib/manifest/manifest-ref.js';
 import { readManifestChunk } from '../../../lib/manifest/read-manifest-chunk.js';
+import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
@@ -24,6 +25,8 @@ export interface ManifestTiles {
   readonly tiles: readonly TileTask[];
   /** The range of all of them, shown or not: the run's outline. Undefined for an empty run. */
   readonly extent?: TileExtent;
+  /** The run's grouping into metatiles (its manifest reference's). */
+  readonly tilesPerMessage: number;
 }
 
 function grow(extent: TileExtent | undefined, t: TileTask): TileExtent {
@@ -70,5 +73,5 @@ export async function readManifestTiles(
       offset = chunk.nextOffset;
     }
   }
-  return { total: ref.total, tiles, extent };
+  return { total: ref.total, tiles, extent, tilesPerMessage: ref.tilesPerMessage ?? MAX_TILES_PER_MESSAGE };
 }
