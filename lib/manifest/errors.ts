@@ -4,3 +4,8 @@ import { GeohubError } from '../errors/geohub-error.js';
 export class ManifestCorruptError extends GeohubError {
   override readonly name = 'ManifestCorruptError';
 }
+
+/** The run has no manifest (it was never split, or its index was removed). */
+export class ManifestMissingError extends GeohubError {
+  override readonly name = 'ManifestMissingError';
+}

@@ -3,7 +3,7 @@ import { TILE_STATES, type TileState } from '../../../lib/model/run.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import { bboxPolygon } from '../../../lib/tiling/bbox.js';
 import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
-import type { TileExtent } from './manifest-tiles.js';
+import type { TileExtent } from './read-manifest-tiles.js';
 import type { RunTiles } from './run-tiles.js';
 
 const toLonLat = proj4('EPSG:3857', 'EPSG:4326');

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { checkProgress } from '../../../lib/coordination/check-progress.js';
 import { drainRun } from '../../../lib/coordination/drain-run.js';
+import { tileOutputKey } from '../../../lib/model/ids.js';
 import { SourceNotFoundError } from '../../../lib/source/errors.js';
 import { split } from '../../../lib/split/split.js';
 import { ObjectVersionGoneError } from '../../../lib/store/errors.js';
@@ -61,9 +62,7 @@ describe.each([
     const states = await tileStates(fixture.ledger, run.runId);
     for (const task of rest) {
       expect(states.get(task.id)?.state, task.id).toBe('PARKED');
-      expect(
-        await fixture.store.head(`tiles/${run.runId}/${task.z}/${task.x}/${task.y}.tif`),
-      ).toBeUndefined();
+      expect(await fixture.store.head(tileOutputKey(run.runId, task))).toBeUndefined();
     }
     expect(after?.counters).toMatchObject({ done: 1, failed: 0, retried: 0, parked: rest.length });
     expect(findFiles(worker.scratch, (n) => n.endsWith('.part'))).toEqual([]);
