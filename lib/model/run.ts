@@ -85,6 +85,17 @@ export interface MetatileRecord {
   readonly updatedAt?: string;
 }
 
+/**
+ * A claim whose lease ran out: its worker died or stalled, so the metatile is stranded until
+ * someone takes it back (a redelivery, an unpark, the reaper). A claim without a lease is one.
+ */
+export function isExpiredClaim(
+  record: Pick<MetatileRecord, 'state' | 'leaseUntil'> | undefined,
+  now: number,
+): boolean {
+  return record?.state === 'CLAIMED' && (record.leaseUntil ?? 0) < now;
+}
+
 /** One sub-tile as the ledger sees it: its metatile's state, and its own output once marked. */
 export interface TileRecord {
   readonly runId: string;

@@ -1,5 +1,5 @@
 import type { Metatile } from '../../model/metatile.js';
-import type { TileError, TileState } from '../../model/run.js';
+import { isExpiredClaim, type TileError, type TileState } from '../../model/run.js';
 import type { CounterField } from '../items.js';
 import type { Ledger } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
@@ -76,7 +76,7 @@ export function batchOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'listMe
       const moved: Metatile[] = [];
       for await (const record of ledger.listMetatiles(runId)) {
         const counter = COUNTER_OF[record.state];
-        const stranded = record.state === 'CLAIMED' && (record.leaseUntil ?? 0) < ctx.now();
+        const stranded = isExpiredClaim(record, ctx.now());
         if (!counter && !stranded) continue;
         try {
           await transition(
