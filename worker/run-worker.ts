@@ -9,7 +9,7 @@ import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
 import { metatileCommand } from './metatile-command.js';
-import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
+import { NEEDS_LOCAL_SOURCE, OPERATIONS_BY_NAME } from './operations.js';
 import { processTiles } from './process-tile.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
@@ -97,7 +97,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                 {
                   store,
                   sources,
-                  operations: OPERATIONS,
+                  operations: OPERATIONS_BY_NAME,
                   scratchDir: wc.scratchDir,
                   toolTimeoutMs: wc.toolTimeoutMs,
                   killGraceMs: wc.killGraceMs,

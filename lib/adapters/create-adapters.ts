@@ -2,7 +2,7 @@ import { type AwsClients, type ClientOptions, createAwsClients } from '../aws/cl
 import { createSfnClient } from '../aws/sfn-client.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/errors.js';
-import type { ExecutionStarter } from '../coordination/execution-starter.js';
+import type { ExecutionStarter } from '../executions/execution-starter.js';
 import { createSfnStarter } from '../executions/sfn-starter.js';
 import { createDynamoLedger } from '../ledger/dynamodb-ledger.js';
 import { createDynamoExecutionChain, type ExecutionChain } from '../ledger/execution-chain.js';

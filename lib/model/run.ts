@@ -9,8 +9,9 @@ export const STOPPED_RUN_STATUSES: readonly RunStatus[] = ['DRAINING', 'CANCELLE
 export const TILE_STATES = ['QUEUED', 'CLAIMED', 'DONE', 'FAILED', 'PARKED', 'CANCELLED'] as const;
 export type TileState = (typeof TILE_STATES)[number];
 
-export const OPERATIONS = ['raster-xyz', 'pointcloud-dtm'] as const;
-export type OperationName = (typeof OPERATIONS)[number];
+/** The names a run may record as its operation (a job's `operation`); the worker maps them to code. */
+export const OPERATION_NAMES = ['raster-xyz', 'pointcloud-dtm'] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
 
 export interface SourceRef {
   readonly bucket: string;

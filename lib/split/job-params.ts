@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { OPERATIONS, type OperationName } from '../model/run.js';
+import { OPERATION_NAMES, type OperationName } from '../model/run.js';
 import { InvalidJobParamsError } from './errors.js';
 
 /**
@@ -37,7 +37,9 @@ export const tileParamsSchema = z
   .strict();
 
 /** The `<key>.job.json` sidecar: the operation and its parameters, all optional. */
-export const jobParamsSchema = tileParamsSchema.extend({ operation: z.enum(OPERATIONS).optional() }).strict();
+export const jobParamsSchema = tileParamsSchema
+  .extend({ operation: z.enum(OPERATION_NAMES).optional() })
+  .strict();
 
 export type TileParams = z.infer<typeof tileParamsSchema>;
 export type JobParams = z.infer<typeof jobParamsSchema>;

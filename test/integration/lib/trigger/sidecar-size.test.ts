@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ExecutionStarter } from '../../../../lib/coordination/execution-starter.js';
+import type { ExecutionStarter } from '../../../../lib/executions/execution-starter.js';
 import { startRunForUpload } from '../../../../lib/trigger/start-run-for-upload.js';
 import { countingStore } from '../../../support/counting-store.js';
 import { stackClients } from '../../../support/stack-clients.js';
