@@ -100,6 +100,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const config = {
       ...stack.config,
       breaker: options.breaker ?? stack.config.breaker,
+      tilesPerMessage: options.tilesPerMessage ?? stack.config.tilesPerMessage,
       loopEventBudget: options.historyLimit
         ? Math.min(stack.config.loopEventBudget, Math.floor(options.historyLimit * 0.6))
         : stack.config.loopEventBudget,
@@ -118,7 +119,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       definition: readDefinition(),
       handlers: {
         Split: task('split', splitTask(deps)),
-        Enqueue: task('enqueue', enqueueTask({ ...deps, tilesPerMessage: options.tilesPerMessage })),
+        Enqueue: task('enqueue', enqueueTask(deps)),
         CheckProgress: task('check-progress', checkProgressTask(deps)),
         Drain: task('drain', drainTask(deps)),
         Finalize: task('finalize', finalizeTask(deps)),
@@ -219,6 +220,7 @@ function startLambdas(stack: LocalStack, config: Config, options: LocalHubOption
       GEOHUB_BREAKER_FAILURE_RATIO: String(config.breaker.failureRatio),
       GEOHUB_LOOP_EVENT_BUDGET: String(config.loopEventBudget),
       GEOHUB_DRAIN_MAX_MS: String(config.maxDrainMs),
+      GEOHUB_TILES_PER_MESSAGE: String(config.tilesPerMessage),
     },
     limits,
     onRequest: options.onAwsRequest,

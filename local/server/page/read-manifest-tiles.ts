@@ -1,4 +1,5 @@
 import { manifestChunks, readManifestRef } from '../../../lib/manifest/walk-manifest.js';
+import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
@@ -23,6 +24,8 @@ export interface ManifestTiles {
   readonly tiles: readonly TileTask[];
   /** The range of all of them, shown or not: the run's outline. Undefined for an empty run. */
   readonly extent?: TileExtent;
+  /** The run's grouping into metatiles (its manifest reference's). */
+  readonly tilesPerMessage: number;
 }
 
 function grow(extent: TileExtent | undefined, t: TileTask): TileExtent {
@@ -57,5 +60,5 @@ export async function readManifestTiles(
       if (tiles.length < cap) tiles.push(t);
     }
   }
-  return { total: ref.total, tiles, extent };
+  return { total: ref.total, tiles, extent, tilesPerMessage: ref.tilesPerMessage ?? MAX_TILES_PER_MESSAGE };
 }
