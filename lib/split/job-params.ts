@@ -18,7 +18,7 @@ export const RESAMPLING_METHODS = [
 ] as const;
 export type Resampling = (typeof RESAMPLING_METHODS)[number];
 
-/** The seed's default for raster-xyz. */
+/** raster-xyz's resampling unless a job says otherwise (docs/architecture.md, "Defaults and models"). */
 export const DEFAULT_RESAMPLING: Resampling = 'bilinear';
 export const MAX_JOB_ZOOM = 22;
 /** A sidecar is a few dozen bytes; anything larger is not one we should parse. */
