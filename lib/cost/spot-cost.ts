@@ -1,8 +1,8 @@
 /**
  * The spot cost model (docs/architecture.md, "Defaults and models"; after "Handling Spot
- * Interruptions in PDAL Batch Jobs"): the
- * effective cost of one completed tile job on spot capacity, with and without sub-tile
- * checkpoints, at a given interruption rate, from stated assumptions.
+ * Interruptions in PDAL Batch Jobs"): the effective cost of one completed tile job on spot
+ * capacity, with and without sub-tile checkpoints, at a given interruption rate, from stated
+ * assumptions.
  *
  * Interruptions arrive at random: `rate` is the chance that one strikes during any one
  * sub-tile-length window of running (a hazard per window, memoryless).
