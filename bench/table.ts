@@ -103,7 +103,7 @@ export function benchTable(r: BenchResults): string {
   const rerun = r.resume?.rerun;
   if (rerun)
     rows.push(
-      `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps | ${showSpread(rerun.rerun)}, ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
+      `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps (${rerun.messages} messages sent again) | every message handled in ${showSpread(rerun.rerun)}, queue empty in ${showSpread(rerun.queueEmpty)}; ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
     );
   if (r.cancel)
     rows.push(

@@ -87,6 +87,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       receiveWaitSeconds: wc.receiveWaitSeconds,
       visibilitySeconds: Math.ceil(wc.leaseMs / 1000),
       idleExitMs: wc.idleExitMs,
+      onIdle: () => deletes.flush(),
       handle: (message, handoff) =>
         handleMessage(
           {

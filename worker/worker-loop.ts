@@ -16,6 +16,8 @@ export interface WorkerLoopDeps {
   readonly idleExitMs?: number;
   /** Handles one message; calls `handoff.toolDone` when its tool is over (see handoff.ts). */
   readonly handle: (message: ReceivedMessage, handoff: Handoff) => Promise<MessageOutcome>;
+  /** Called when a receive comes back empty: nothing to batch with soon (pending deletes go out). */
+  readonly onIdle?: () => Promise<void>;
   readonly now?: () => number;
 }
 
@@ -71,6 +73,7 @@ export async function workerLoop(deps: WorkerLoopDeps): Promise<number> {
       await new Promise((r) => setTimeout(r, 1_000));
       continue;
     }
+    if (messages.length === 0) await deps.onIdle?.();
     for (const message of messages) {
       lastWork = now();
       if (deps.stop.requested.aborted || fatal) {

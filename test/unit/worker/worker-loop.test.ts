@@ -48,8 +48,12 @@ function harness(count: number, options: { failAt?: number; stopAfterTools?: num
       inFlight -= 1;
     }
   };
+  let idle = 0;
   const run = () =>
     workerLoop({
+      onIdle: async () => {
+        idle += 1;
+      },
       queue,
       log: pino({ level: 'silent' }),
       stop,
@@ -58,7 +62,7 @@ function harness(count: number, options: { failAt?: number; stopAfterTools?: num
       idleExitMs: 30,
       handle,
     });
-  return { events, run, peak: () => peak, inFlight: () => inFlight, queue };
+  return { events, run, peak: () => peak, inFlight: () => inFlight, idle: () => idle, queue };
 }
 
 describe('workerLoop: a metatile uploads while the next one is in its tool', () => {
@@ -75,6 +79,8 @@ describe('workerLoop: a metatile uploads while the next one is in its tool', () 
     }
     expect(h.peak()).toBe(2);
     expect(h.events.filter((e) => e.startsWith('marker'))).toHaveLength(4);
+    // The queue found empty (before the idle exit): pending batched deletes may go out.
+    expect(h.idle()).toBeGreaterThan(0);
   });
 
   it('a stop requested with two in flight finishes both before the loop returns 75; the next message is not taken', async () => {
