@@ -8,6 +8,7 @@ import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
 import { attemptMetatile } from './attempt-metatile.js';
 import { redeliveredAfterCrash } from './crash-redelivery.js';
 import { RunStoppedError } from './errors.js';
+import { type Handoff, NO_HANDOFF } from './handoff.js';
 import { type Disposition, errorOf } from './message-policy.js';
 import type { ProcessTiles } from './process-tiles.js';
 import type { StopController } from './stop-controller.js';
@@ -26,7 +27,14 @@ export interface HandleMessageDeps {
 }
 
 /** What became of one message; the worker loop only needs to know whether to keep going. */
-export type MessageOutcome = 'completed' | 'malformed' | 'dropped' | 'retry-later' | 'interrupted';
+/** What became of a message; `malformed` and `unknown-run` messages went to the dead-letter queue. */
+export type MessageOutcome =
+  | 'completed'
+  | 'malformed'
+  | 'unknown-run'
+  | 'dropped'
+  | 'retry-later'
+  | 'interrupted';
 
 const ACCOUNTED: readonly TileState[] = ['DONE', 'FAILED', 'PARKED', 'CANCELLED'];
 const OUTCOME: Record<Disposition, MessageOutcome> = {
@@ -38,15 +46,17 @@ const OUTCOME: Record<Disposition, MessageOutcome> = {
 
 /**
  * One message = one metatile, start to end: skip it if accounted for, claim it, make and upload
- * its tiles, write its one marker; every other exit goes through `failurePolicy` (release,
+ * its tiles, write its one marker (`handoff.toolDone` once its tool is over, so the worker's next
+ * metatile starts its tool while this one uploads); every other exit goes through `failurePolicy` (release,
  * disposition, log). A ProcessGroupSurvivedError is rethrown: the worker must stop.
  */
 export async function handleMessage(
   deps: HandleMessageDeps,
   message: ReceivedMessage,
+  handoff: Handoff = NO_HANDOFF,
 ): Promise<MessageOutcome> {
   try {
-    return await handleOne(deps, message);
+    return await handleOne(deps, message, handoff);
   } catch (error) {
     if (!(error instanceof LedgerBusyError)) throw error;
     // Busy before any claim: nothing to give back; a fresh copy keeps the receive budget whole.
@@ -56,7 +66,11 @@ export async function handleMessage(
   }
 }
 
-async function handleOne(deps: HandleMessageDeps, message: ReceivedMessage): Promise<MessageOutcome> {
+async function handleOne(
+  deps: HandleMessageDeps,
+  message: ReceivedMessage,
+  handoff: Handoff,
+): Promise<MessageOutcome> {
   const { ledger, queue } = deps;
   const now = deps.now ?? Date.now;
   const parsed = parseTileMessage(message.body);
@@ -66,7 +80,7 @@ async function handleOne(deps: HandleMessageDeps, message: ReceivedMessage): Pro
     const reason = parsed.ok ? `unknown run ${parsed.message.runId}` : parsed.reason;
     deps.log.error({ messageId: message.id, reason }, 'message moved to the dead-letter queue');
     await queue.deadLetter(message, reason);
-    return 'malformed';
+    return parsed.ok ? 'unknown-run' : 'malformed';
   }
   const metatile = metatileOf(parsed.message.tiles);
   const log = deps.log.child({ runId: run.runId, metatileId: metatile.id, tiles: metatile.tiles.length });
@@ -119,5 +133,5 @@ async function handleOne(deps: HandleMessageDeps, message: ReceivedMessage): Pro
     { attempt: claim.attempts, remaining: metatile.tiles.length },
     `metatile claimed: ${metatile.tiles.length} sub-tiles remain`,
   );
-  return dispose(await attemptMetatile(deps, run, metatile, message, log));
+  return dispose(await attemptMetatile(deps, run, metatile, message, log, handoff));
 }

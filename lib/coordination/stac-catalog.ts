@@ -1,3 +1,4 @@
+import { bboxPolygon } from '../tiling/bbox.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
 import { EARTH_RADIUS } from '../tiling/web-mercator.js';
@@ -53,18 +54,7 @@ export function stacItem(runId: string, tile: TileCoord & { bytes: number }, dat
     id: `${runId}-${tile.z}-${tile.x}-${tile.y}`,
     collection: runId,
     bbox: [w, s, e, n],
-    geometry: {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [w, s],
-          [e, s],
-          [e, n],
-          [w, n],
-          [w, s],
-        ],
-      ],
-    },
+    geometry: bboxPolygon([w, s, e, n]),
     properties: {
       datetime: dates.datetime,
       created: dates.created,

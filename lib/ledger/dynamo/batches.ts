@@ -1,5 +1,5 @@
 import type { Metatile } from '../../model/metatile.js';
-import type { TileError, TileState } from '../../model/run.js';
+import { isExpiredClaim, type TileError, type TileState } from '../../model/run.js';
 import type { CounterField } from '../items.js';
 import type { Ledger } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
@@ -82,7 +82,7 @@ export function batchOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'listMe
       });
       for await (const record of listed) {
         const counter = COUNTER_OF[record.state];
-        const stranded = !only && record.state === 'CLAIMED' && (record.leaseUntil ?? 0) < ctx.now();
+        const stranded = !only && isExpiredClaim(record, ctx.now());
         if ((!counter && !stranded) || (counter && only && !only(record))) continue;
         try {
           await transition(

@@ -4,7 +4,7 @@ import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileState } from '../../../lib/model/run.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
-import { type ManifestTiles, readManifestTiles } from './manifest-tiles.js';
+import { type ManifestTiles, readManifestTiles } from './read-manifest-tiles.js';
 
 /** Most sub-tiles the page draws: beyond this a browser map becomes unusable, so the rest is noted. */
 export const MAP_TILE_CAP = 20_000;

@@ -160,7 +160,8 @@ describe('enqueueChunk through the SQS adapter (error branch, mocked SDK)', () =
         { Id: input.Entries[0]!.Id, SenderFault: true, Code: 'InvalidParameterValue', Message: 'too big' },
       ],
     }));
-    const queue = createSqsQueue(new SQSClient({ region: 'us-east-1' }), 'https://q/work', 'https://q/dlq', {
+    const queue = createSqsQueue(new SQSClient({ region: 'us-east-1' }), 'https://q/work', {
+      deadLetterQueueUrl: 'https://q/dlq',
       sleep: async () => {},
     });
     await expect(
