@@ -51,10 +51,11 @@ describe('a re-drive racing the workers that stop its run', () => {
     await hub.executions.stop(started.executionArn);
     expect((await hub.ledger.getRun(runId))?.status).toBe('CANCELLED');
 
-    // Re-driven at once: the surviving worker is still inside its kill grace, its claim live.
+    // Re-driven at once: the dead worker's lease (6 s) and the surviving worker, inside its kill
+    // grace (2 s), still hold live claims, which the re-drive must skip.
+    expect(await countClaims(hub.ledger, runId)).toBeGreaterThan(0);
     const report = await hub.redrive(runId);
     const redriven = report.runs.find((r) => r.runId === runId)!;
-    expect(await countClaims(hub.ledger, runId)).toBeGreaterThan(0);
     const execution = await hub.executions.wait(redriven.executionArn!);
     expect({ status: execution.status, error: execution.error, cause: execution.cause }).toEqual({
       status: 'SUCCEEDED',
