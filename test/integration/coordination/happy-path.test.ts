@@ -95,6 +95,15 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.operation).toBe('pointcloud-dtm');
     expect(run?.counters.done).toBe(run?.counters.total);
+    // Its STAC items are dated by the LAZ header's creation day (day 253 of 2015), not the run.
+    expect(run?.sourceDatetime).toBe('2015-09-10T00:00:00Z');
+    const [part] = JSON.parse(await hub.store.getText(`runs/${started.runId}/collection.json`))
+      .links.filter((l: { rel: string }) => l.rel === 'items')
+      .map((l: { href: string }) => l.href.replace(/^\.\//, ''));
+    const items = JSON.parse(await hub.store.getText(`runs/${started.runId}/${part}`)).features;
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items)
+      expect(item.properties).toMatchObject({ datetime: '2015-09-10T00:00:00Z', created: run?.createdAt });
     const out = tempDir('geohub-dtm-');
     let withData = 0;
     for await (const tile of listTiles(hub.ledger, started.runId)) {
