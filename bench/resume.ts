@@ -1,13 +1,15 @@
 /**
  * Resume costs, each measured `runs` times:
- * (1) a SIGTERM to a worker while its tool is in flight (waited for, not hoped for): how many
- *     sub-tiles were in that tool run and how many were redone;
+ * (1) a SIGTERM to a worker while its tool is in flight (waited for, not hoped for), with the
+ *     production grace and with none left: how many sub-tiles it held (its claims: one metatile in
+ *     its tool, maybe one uploading beside it) and how many were redone;
  * (2) a re-run of a completed run that real warps produced (RGB.byte.tif at zoom 13: 2,750
- *     sub-tiles): every message sent again, timed until the queue is empty; target ≤ 3 s and no
- *     tool run. Each message costs one batched ledger read and a delete.
+ *     sub-tiles): every message sent again, timed until each was handled (skipped after one
+ *     ledger read) and until the queue was empty (batched deletes); target ≤ 3 s and no tool run.
  */
 import { join } from 'node:path';
 import { packMessages } from '../lib/enqueue/pack-messages.js';
+import type { Ledger } from '../lib/ledger/ledger.js';
 import { allManifestTiles } from '../lib/manifest/walk-manifest.js';
 import { MAX_TILES_PER_MESSAGE } from '../lib/model/message.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
@@ -15,32 +17,43 @@ import { repeat, type Spread, spread } from './support/stats.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export interface SigtermResume {
-  readonly tiles: number;
-  /** Per run: sub-tiles in the tool run in flight at the SIGTERM, and sub-tiles redone. */
-  readonly runs: readonly {
-    readonly inFlightTiles: number;
-    readonly redone: number;
-    readonly status: string;
-  }[];
-  readonly redone: Spread;
+/** One SIGTERM: sub-tiles of the metatiles the worker held at that moment, and sub-tiles redone. */
+export interface SigtermRun {
+  readonly inFlightTiles: number;
+  readonly inFlightMetatiles: number;
+  readonly redone: number;
+  readonly status: string;
 }
 
-async function sigtermOnce(root: string, workers: number, zoom: number, after: number) {
-  const starts = new Map<string, number>();
-  const toolTiles = new Map<number, number>(); // tool pid → sub-tiles it works on
-  const toolOf = new Map<string, number>(); // sub-tile → its latest tool pid
+export interface SigtermResume {
+  readonly tiles: number;
+  /** The production stop grace (120 s): the worker finishes what it holds, then exits 75. */
+  readonly graceful: readonly SigtermRun[];
+  /** No grace left (stop grace = the cleanup reserve): what it holds is cancelled and given back. */
+  readonly abrupt: readonly SigtermRun[];
+}
+
+/** The metatiles a pool worker holds (its claims), by id, with their sub-tile counts. */
+async function heldBy(ledger: Ledger, runId: string, owner: string, into: Map<string, number>) {
+  for await (const m of ledger.listMetatiles(runId))
+    if (m.state === 'CLAIMED' && m.owner?.startsWith(owner)) into.set(m.metatileId, m.tiles.length);
+}
+
+async function sigtermOnce(root: string, workers: number, zoom: number, after: number, abrupt: boolean) {
+  let toolSubTiles = 0;
   let done = 0;
   const hub = await startLocalHub({
     workers,
     pollMs: 250,
-    workerEnv: { GEOHUB_RECEIVE_WAIT_S: '1', GEOHUB_LOG_LEVEL: 'info' },
+    workerEnv: {
+      GEOHUB_RECEIVE_WAIT_S: '1',
+      GEOHUB_LOG_LEVEL: 'info',
+      // A stop grace no longer than the cleanup reserve: nothing in flight can finish in it.
+      ...(abrupt ? { GEOHUB_STOP_GRACE_MS: '1000' } : {}),
+    },
     onWorkerLog: (_l, p) => {
-      if (p?.msg === 'tool started') {
-        starts.set(String(p.tileId), (starts.get(String(p.tileId)) ?? 0) + 1);
-        toolTiles.set(Number(p.pid), (toolTiles.get(Number(p.pid)) ?? 0) + 1);
-        toolOf.set(String(p.tileId), Number(p.pid));
-      }
+      // One line per sub-tile a tool process works on.
+      if (p?.msg === 'tool started') toolSubTiles += 1;
       if (p?.msg === 'metatile done') done += Number(p.tiles ?? 1);
     },
   });
@@ -63,13 +76,21 @@ async function sigtermOnce(root: string, workers: number, zoom: number, after: n
       if (done >= tiles) throw new Error('resume bench: the run ended before a tool was caught in flight');
       await sleep(2);
     }
+    // In flight: the claims it holds just before and just after the signal (pool worker ids are
+    // local-<slot>-<generation>-<hub pid>), whether in its tool or uploading beside it.
+    const owner = `local-${victim.slot}-${victim.generation}-`;
+    const held = new Map<string, number>();
+    await heldBy(hub.ledger, started.runId, owner, held);
     process.kill(victim.pid, 'SIGTERM');
-    const inFlightTool = toolOf.get(String(victim.doing.tileId)) ?? -1;
+    await heldBy(hub.ledger, started.runId, owner, held);
     const execution = await hub.executions.wait(started.executionArn);
-    const invocations = [...starts.values()].reduce((a, b) => a + b, 0);
-    // Counted once the run is over: the tool's log lines may still have been arriving at the SIGTERM.
-    const inFlightTiles = toolTiles.get(inFlightTool) ?? 0;
-    return { tiles, inFlightTiles, redone: invocations - tiles, status: execution.status };
+    return {
+      tiles,
+      inFlightTiles: [...held.values()].reduce((a, b) => a + b, 0),
+      inFlightMetatiles: held.size,
+      redone: toolSubTiles - tiles,
+      status: execution.status,
+    };
   } finally {
     await hub.stop();
   }
@@ -78,23 +99,39 @@ async function sigtermOnce(root: string, workers: number, zoom: number, after: n
 export async function benchSigtermResume(
   root: string,
   o: { workers: number; runs: number; zoom: number; after: number },
-) {
-  const runs = await repeat(o.runs, () => sigtermOnce(root, o.workers, o.zoom, o.after));
-  return {
-    tiles: runs[0]!.tiles,
-    runs: runs.map(({ inFlightTiles, redone, status }) => ({ inFlightTiles, redone, status })),
-    redone: spread(runs.map((r) => r.redone)),
-  } satisfies SigtermResume;
+): Promise<SigtermResume> {
+  const strip = ({ tiles: _, ...r }: SigtermRun & { tiles: number }): SigtermRun => r;
+  const graceful = await repeat(o.runs, () => sigtermOnce(root, o.workers, o.zoom, o.after, false));
+  const abrupt = await repeat(o.runs, () => sigtermOnce(root, o.workers, o.zoom, o.after, true));
+  return { tiles: graceful[0]!.tiles, graceful: graceful.map(strip), abrupt: abrupt.map(strip) };
 }
 
-export async function benchRerunCompleted(root: string, o: { workers: number; runs: number; zoom: number }) {
+export interface RerunFigures {
+  readonly tiles: number;
+  readonly messages: number;
+  readonly firstRunSeconds: number;
+  readonly firstRunToolStarts: number;
+  /** Until every message of the re-run was handled: skipped after one ledger read each. */
+  readonly rerun: Spread;
+  /** Until the queue was empty too: the last batched deletes went out. */
+  readonly queueEmpty: Spread;
+  readonly toolInvocations: number;
+  readonly done: number | undefined;
+}
+
+export async function benchRerunCompleted(
+  root: string,
+  o: { workers: number; runs: number; zoom: number },
+): Promise<RerunFigures> {
   let toolStarts = 0;
+  let skipped = 0;
   const hub = await startLocalHub({
     workers: o.workers,
     pollMs: 250,
     workerEnv: { GEOHUB_RECEIVE_WAIT_S: '1', GEOHUB_LOG_LEVEL: 'info' },
     onWorkerLog: (_l, p) => {
       if (p?.msg === 'tool started') toolStarts += 1;
+      if (p?.msg === 'metatile already accounted for; skipped') skipped += 1;
     },
   });
   try {
@@ -109,15 +146,18 @@ export async function benchRerunCompleted(root: string, o: { workers: number; ru
     const firstToolStarts = toolStarts;
     // The re-run: every message of the run sent again, as a re-drive of the whole run would.
     const bodies = packMessages(started.runId, tiles, MAX_TILES_PER_MESSAGE);
-    const seconds = await repeat(o.runs, async () => {
+    const timings = await repeat(o.runs, async () => {
       const r0 = performance.now();
+      const skipped0 = skipped;
       await hub.queue.sendBatch(bodies);
+      let handled = 0;
       for (;;) {
+        if (!handled && skipped - skipped0 >= bodies.length) handled = (performance.now() - r0) / 1000;
         const depth = await hub.queue.depth();
-        if (depth.visible + depth.inFlight === 0) break;
+        if (handled && depth.visible + depth.inFlight === 0) break;
         await sleep(50);
       }
-      return (performance.now() - r0) / 1000;
+      return { handled, empty: (performance.now() - r0) / 1000 };
     });
     const run = await hub.ledger.getRun(started.runId);
     return {
@@ -125,7 +165,8 @@ export async function benchRerunCompleted(root: string, o: { workers: number; ru
       messages: bodies.length,
       firstRunSeconds: Math.round(firstSeconds * 10) / 10,
       firstRunToolStarts: firstToolStarts,
-      rerun: spread(seconds),
+      rerun: spread(timings.map((t) => t.handled)),
+      queueEmpty: spread(timings.map((t) => t.empty)),
       toolInvocations: toolStarts - firstToolStarts,
       done: run?.counters.done,
     };

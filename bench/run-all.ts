@@ -4,7 +4,8 @@
  *
  * Options: `--quick` (small inputs, one run each: the CI check that the bench produces its
  * figures; the README is left alone), `--runs <n>` (timed runs per figure, default 3),
- * `--results <file>`.
+ * `--results <file>`, `--only <sections>` (a comma list of overhead, sigterm, rerun, cancel,
+ * counted, split, finalize: re-measures those rows alone; the README is left alone).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,12 +18,12 @@ import { projectRoot } from '../local/project-root.js';
 import { benchCancelCooperative, benchCancelStubborn } from './cancel.js';
 import { countedRun } from './counted.js';
 import { benchOverhead } from './overhead.js';
-import { benchRerunCompleted, benchSigtermResume } from './resume.js';
+import { benchRerunCompleted, benchSigtermResume, type RerunFigures, type SigtermResume } from './resume.js';
 import { benchDir, benchRasters } from './sources.js';
 import { machine } from './support/machine.js';
 import { pricePer1000 } from './support/price.js';
 import { spread } from './support/stats.js';
-import { benchTable } from './table.js';
+import { type BenchResults, benchTable } from './table.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values: args } = parseArgs({
@@ -30,8 +31,15 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     runs: { type: 'string' },
     results: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+const SECTIONS = ['overhead', 'sigterm', 'rerun', 'cancel', 'counted', 'split', 'finalize'] as const;
+const only = args.only?.split(',').map((x) => x.trim());
+const unknown = only?.filter((x) => !(SECTIONS as readonly string[]).includes(x)) ?? [];
+if (unknown.length > 0)
+  throw new Error(`--only: unknown section ${unknown.join(', ')} (${SECTIONS.join(', ')})`);
+const want = (section: (typeof SECTIONS)[number]) => !only || only.includes(section);
 const quick = Boolean(args.quick);
 const runs = Number(args.runs ?? (quick ? 1 : 3));
 if (!Number.isInteger(runs) || runs < 1)
@@ -57,80 +65,104 @@ const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).h
 
 try {
   const rasters = benchRasters(root, dir, quick);
+  // Each figure is saved as soon as it is measured: the rows the issue judges first, then the rest.
+  const figures: {
+    overhead?: BenchResults['overhead'];
+    resume: { sigterm?: SigtermResume; rerun?: RerunFigures };
+    cancel?: BenchResults['cancel'];
+    counted?: BenchResults['counted'];
+    split?: BenchResults['split'];
+    finalized?: BenchResults['finalized'];
+  } = { resume: {} };
   const overhead = [];
-  for (const raster of rasters) {
+  for (const raster of want('overhead') ? rasters : []) {
     log(`${raster.label}: geohub vs xargs -P ${workers} gdalwarp vs gdal2tiles.py, ${runs} runs each…`);
     overhead.push(await benchOverhead(raster, { workers, runs, dir }));
-    saveSoFar({ overhead });
+    saveSoFar({ ...figures, overhead });
   }
-  // The rows the issue judges first, then the rest; each saved as soon as it is measured.
-  log('resume after a SIGTERM with a tool in flight…');
-  const sigterm = await benchSigtermResume(root, {
-    workers,
-    runs,
-    zoom: quick ? 10 : 11,
-    after: quick ? 0 : 1 / 3,
-  });
-  saveSoFar({ overhead, resume: { sigterm } });
-  log('re-run of a completed run made by real warps…');
-  const rerun = await benchRerunCompleted(root, { workers, runs, zoom: quick ? 9 : 13 });
-  saveSoFar({ overhead, resume: { sigterm, rerun } });
-  log('cancel latency through a worker: a cooperative tool, then one that ignores SIGTERM…');
-  const cooperative = await benchCancelCooperative(runs);
-  const stubborn = await benchCancelStubborn(root, dir, runs);
-  saveSoFar({ overhead, resume: { sigterm, rerun }, cancel: { cooperative, stubborn } });
-  log('AWS requests per sub-tile (one counted run)…');
-  const counted = await countedRun(rasters[0]!, workers);
-  saveSoFar({ overhead, resume: { sigterm, rerun }, cancel: { cooperative, stubborn }, counted });
-  log(`split and enqueue (${quick ? 'quick' : '1,000,000 sub-tiles'}), ${runs} runs…`);
-  const splits = Array.from({ length: runs }, () =>
-    JSON.parse(
-      execFileSync(process.execPath, ['--import', tsxLoader, join(root, 'bench/split-million.ts')], {
-        cwd: dir,
-        env: { ...process.env, ...(quick ? { GEOHUB_BENCH_SPLIT_SIDE: '40' } : {}) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-        encoding: 'utf8',
-      }),
-    ),
-  );
-  const split = {
-    subTiles: splits[0].subTiles,
-    splitMs: spread(splits.map((s) => s.split.ms)),
-    enqueueMs: spread(splits.map((s) => s.enqueue.ms)),
-    longestCallMs: Math.max(...splits.map((s) => s.enqueue.longestCallMs)),
-    peakRssMiB: {
-      split: Math.max(...splits.map((s) => s.split.peakRssMiB)),
-      enqueue: Math.max(...splits.map((s) => s.enqueue.peakRssMiB)),
-    },
-  };
-  log(`finalize of ${quick ? '40×40' : '1,000×1,000'} sub-tiles (markers seeded through the ledger)…`);
-  execFileSync(
-    process.execPath,
-    ['--import', tsxLoader, join(root, 'bench/finalize-million.ts'), quick ? '40' : '1000'],
-    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  const finalized = JSON.parse(readFileSync(join(root, '.bench/finalize-million.json'), 'utf8'));
+  figures.overhead = overhead;
+  const resume = figures.resume;
+  if (want('sigterm')) {
+    log('resume after a SIGTERM with a tool in flight…');
+    resume.sigterm = await benchSigtermResume(root, {
+      workers,
+      runs,
+      zoom: quick ? 10 : 11,
+      after: quick ? 0 : 1 / 3,
+    });
+    saveSoFar(figures);
+  }
+  if (want('rerun')) {
+    log('re-run of a completed run made by real warps…');
+    resume.rerun = await benchRerunCompleted(root, { workers, runs, zoom: quick ? 9 : 13 });
+    saveSoFar(figures);
+  }
+  if (want('cancel')) {
+    log('cancel latency through a worker: a cooperative tool, then one that ignores SIGTERM…');
+    const cooperative = await benchCancelCooperative(runs);
+    const stubborn = await benchCancelStubborn(root, dir, runs);
+    figures.cancel = { cooperative, stubborn };
+    saveSoFar(figures);
+  }
+  let counted: Awaited<ReturnType<typeof countedRun>> | undefined;
+  if (want('counted')) {
+    log('AWS requests per sub-tile (one counted run)…');
+    counted = await countedRun(rasters[0]!, workers);
+    figures.counted = counted;
+    saveSoFar(figures);
+  }
+  if (want('split')) {
+    log(`split and enqueue (${quick ? 'quick' : '1,000,000 sub-tiles'}), ${runs} runs…`);
+    const splits = Array.from({ length: runs }, () =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--import', tsxLoader, join(root, 'bench/split-million.ts')], {
+          cwd: dir,
+          env: { ...process.env, ...(quick ? { GEOHUB_BENCH_SPLIT_SIDE: '40' } : {}) },
+          stdio: ['ignore', 'pipe', 'inherit'],
+          encoding: 'utf8',
+        }),
+      ),
+    );
+    figures.split = {
+      subTiles: splits[0].subTiles,
+      splitMs: spread(splits.map((s) => s.split.ms)),
+      enqueueMs: spread(splits.map((s) => s.enqueue.ms)),
+      longestCallMs: Math.max(...splits.map((s) => s.enqueue.longestCallMs)),
+      peakRssMiB: {
+        split: Math.max(...splits.map((s) => s.split.peakRssMiB)),
+        enqueue: Math.max(...splits.map((s) => s.enqueue.peakRssMiB)),
+      },
+    };
+    saveSoFar(figures);
+  }
+  if (want('finalize')) {
+    log(`finalize of ${quick ? '40×40' : '1,000×1,000'} sub-tiles (markers seeded through the ledger)…`);
+    execFileSync(
+      process.execPath,
+      ['--import', tsxLoader, join(root, 'bench/finalize-million.ts'), quick ? '40' : '1000'],
+      { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    figures.finalized = JSON.parse(readFileSync(join(root, '.bench/finalize-million.json'), 'utf8'));
+  }
 
-  const cost = pricePer1000(
-    counted.requests,
-    counted.s3HttpRequests,
-    // On AWS the progress loop waits 10 s (locally 0.25 s): Wait → CheckProgress → Decide per turn.
-    12 + Math.ceil(counted.runSeconds / 10) * 3,
-    counted.tiles,
-  );
+  const cost =
+    counted &&
+    pricePer1000(
+      counted.requests,
+      counted.s3HttpRequests,
+      // On AWS the progress loop waits 10 s (locally 0.25 s): Wait → CheckProgress → Decide per turn.
+      12 + Math.ceil(counted.runSeconds / 10) * 3,
+      counted.tiles,
+    );
   const results = {
     at: new Date().toISOString(),
     machine: machine(),
     quick,
     runs,
     workers,
-    totalSeconds: Math.round((performance.now() - started) / 1000),
+    ...(only ? { only } : { totalSeconds: Math.round((performance.now() - started) / 1000) }),
+    ...figures,
     overhead,
-    counted,
-    split,
-    finalized,
-    resume: { sigterm, rerun },
-    cancel: { cooperative, stubborn },
     cost,
   };
   mkdirSync(dirname(resultsPath), { recursive: true });
@@ -138,7 +170,7 @@ try {
 
   const table = benchTable(results);
   process.stdout.write(`${table}\n`);
-  if (!quick) {
+  if (!quick && !only) {
     const readmePath = join(root, 'README.md');
     const readme = readFileSync(readmePath, 'utf8');
     const start = '<!-- bench:start -->';

@@ -2,7 +2,7 @@
 import type { CancelFigures } from './cancel.js';
 import type { CountedRun } from './counted.js';
 import type { OverheadFigures } from './overhead.js';
-import type { SigtermResume } from './resume.js';
+import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
 import type { machine } from './support/machine.js';
 import type { pricePer1000 } from './support/price.js';
 import { type Spread, showSpread } from './support/stats.js';
@@ -34,15 +34,15 @@ export interface BenchResults {
     };
     readonly mosaic: { readonly blocks: number; readonly gdalinfoMs: number };
   };
-  readonly resume: {
-    readonly sigterm: SigtermResume;
-    readonly rerun: { readonly tiles: number; readonly rerun: Spread; readonly toolInvocations: number };
+  readonly resume?: {
+    readonly sigterm?: SigtermResume;
+    readonly rerun?: RerunFigures;
   };
-  readonly cancel: {
+  readonly cancel?: {
     readonly cooperative: CancelFigures;
     readonly stubborn: CancelFigures & { graceMs: number };
   };
-  readonly cost: ReturnType<typeof pricePer1000>;
+  readonly cost?: ReturnType<typeof pricePer1000>;
 }
 
 const DYNAMO_WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem'].map(
@@ -91,14 +91,19 @@ export function benchTable(r: BenchResults): string {
       `| finalize of ${f.subTiles.toLocaleString('en-US')} sub-tiles (Lambda: ${f.finalize.lambda.memoryMiB} MB, ${f.finalize.lambda.timeoutSeconds} s) | ${(f.finalize.ms / 1000).toFixed(0)} s (markers read from DynamoDB Local ${(f.finalize.phases['markers read'].ms / 1000).toFixed(0)} s), peak RSS ${f.finalize.peakRssMiB} MiB; gdalinfo opens the ${f.mosaic.blocks}-block mosaic in ${f.mosaic.gdalinfoMs} ms | within the finalize Lambda's limits; seconds |`,
     );
   const s = r.resume?.sigterm;
+  const sigtermRuns = (runs: readonly SigtermRun[]) =>
+    runs
+      .map((x) => `${x.inFlightTiles} in flight (${x.inFlightMetatiles} metatiles) → ${x.redone} redone`)
+      .join('; ');
   if (s)
     rows.push(
-      `| SIGTERM to a worker while its tool runs (${s.tiles} sub-tiles) | ${s.runs.map((x) => `${x.inFlightTiles} in flight, ${x.redone} redone`).join('; ')} | redone ≤ in flight |`,
+      `| SIGTERM to a worker while its tool runs (${s.tiles} sub-tiles; in flight: the sub-tiles of the metatiles it held, in its tool or uploading), production grace (120 s) | ${sigtermRuns(s.graceful)} | redone ≤ in flight |`,
+      `| same, no grace left (in-flight work cancelled and given back) | ${sigtermRuns(s.abrupt)} | redone ≤ in flight |`,
     );
   const rerun = r.resume?.rerun;
   if (rerun)
     rows.push(
-      `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps | ${showSpread(rerun.rerun)}, ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
+      `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps (${rerun.messages} messages sent again) | every message handled in ${showSpread(rerun.rerun)}, queue empty in ${showSpread(rerun.queueEmpty)}; ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
     );
   if (r.cancel)
     rows.push(

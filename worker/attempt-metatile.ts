@@ -4,17 +4,23 @@ import type { Metatile } from '../lib/model/metatile.js';
 import type { RunRecord } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
 import type { HandleMessageDeps } from './handle-message.js';
+import type { Handoff } from './handoff.js';
 import { startHeartbeat } from './heartbeat.js';
 import { type Disposition, errorOf, failurePolicy } from './message-policy.js';
 import { watchRun } from './run-watch.js';
 
-/** The claimed metatile: tool, upload, marker; the release in `finally`, whatever happened. */
+/**
+ * The claimed metatile: tool, upload, marker; the release in `finally`, whatever happened. The
+ * uploads wait for the previous metatile's marker and overlap the next one's tool (handoff.ts);
+ * the heartbeat, the run watch and the stop cutoff cover this metatile until its own end.
+ */
 export async function attemptMetatile(
   deps: HandleMessageDeps,
   run: RunRecord,
   metatile: Metatile,
   message: ReceivedMessage,
   log: Logger,
+  handoff: Handoff,
 ): Promise<Disposition> {
   const now = deps.now ?? Date.now;
   const heartbeat = startHeartbeat(deps, message, run.runId, deps.workerId, deps.leaseMs);
@@ -24,7 +30,9 @@ export async function attemptMetatile(
   // Until a marker is written, the claim is given back.
   let release: Release | undefined = { state: 'QUEUED' };
   try {
-    const outputs = await deps.processTiles(run, metatile.tiles, signal);
+    const outputs = await deps.processTiles(run, metatile.tiles, signal, {
+      beforeUpload: () => handoff.toolDone(signal),
+    });
     await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started);
     release = undefined;
     log.info({ durationMs: now() - started }, 'metatile done');

@@ -12,8 +12,9 @@ export interface BatchedDeletes {
  * Deletes of finished messages, ten per DeleteMessageBatch, to keep SQS requests per sub-tile
  * low. Deferring a delete is safe because the ledger already accounts for the metatile: a message
  * that comes back before its delete lands is skipped by one read, with no tool work. A batch goes
- * out when it is full or `maxAgeMs` after its first message — well inside the visibility the
- * message still has after its last heartbeat (two thirds of the lease).
+ * out when it is full, `maxAgeMs` after its first message — well inside the visibility the
+ * message still has after its last heartbeat (two thirds of the lease) — or when the worker finds
+ * the queue empty (`flush`: no message to batch with soon).
  */
 export function batchedDeletes(queue: WorkQueue, log: Logger, maxAgeMs: number, max = 10): BatchedDeletes {
   let pending: ReceivedMessage[] = [];

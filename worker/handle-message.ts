@@ -8,6 +8,7 @@ import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
 import { attemptMetatile } from './attempt-metatile.js';
 import { redeliveredAfterCrash } from './crash-redelivery.js';
 import { RunStoppedError } from './errors.js';
+import { type Handoff, NO_HANDOFF } from './handoff.js';
 import { type Disposition, errorOf } from './message-policy.js';
 import type { ProcessTiles } from './process-tiles.js';
 import type { StopController } from './stop-controller.js';
@@ -45,15 +46,17 @@ const OUTCOME: Record<Disposition, MessageOutcome> = {
 
 /**
  * One message = one metatile, start to end: skip it if accounted for, claim it, make and upload
- * its tiles, write its one marker; every other exit goes through `failurePolicy` (release,
+ * its tiles, write its one marker (`handoff.toolDone` once its tool is over, so the worker's next
+ * metatile starts its tool while this one uploads); every other exit goes through `failurePolicy` (release,
  * disposition, log). A ProcessGroupSurvivedError is rethrown: the worker must stop.
  */
 export async function handleMessage(
   deps: HandleMessageDeps,
   message: ReceivedMessage,
+  handoff: Handoff = NO_HANDOFF,
 ): Promise<MessageOutcome> {
   try {
-    return await handleOne(deps, message);
+    return await handleOne(deps, message, handoff);
   } catch (error) {
     if (!(error instanceof LedgerBusyError)) throw error;
     // Busy before any claim: nothing to give back; a fresh copy keeps the receive budget whole.
@@ -63,7 +66,11 @@ export async function handleMessage(
   }
 }
 
-async function handleOne(deps: HandleMessageDeps, message: ReceivedMessage): Promise<MessageOutcome> {
+async function handleOne(
+  deps: HandleMessageDeps,
+  message: ReceivedMessage,
+  handoff: Handoff,
+): Promise<MessageOutcome> {
   const { ledger, queue } = deps;
   const now = deps.now ?? Date.now;
   const parsed = parseTileMessage(message.body);
@@ -126,5 +133,5 @@ async function handleOne(deps: HandleMessageDeps, message: ReceivedMessage): Pro
     { attempt: claim.attempts, remaining: metatile.tiles.length },
     `metatile claimed: ${metatile.tiles.length} sub-tiles remain`,
   );
-  return dispose(await attemptMetatile(deps, run, metatile, message, log));
+  return dispose(await attemptMetatile(deps, run, metatile, message, log, handoff));
 }

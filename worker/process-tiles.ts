@@ -9,11 +9,20 @@ import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
 import { type ProcessTileDeps, processTile, scratchTilePath, toolRunner } from './process-tile.js';
 
+export interface ProcessTilesHooks {
+  /**
+   * Between the tool and the uploads, once every tile is promoted (the metatile engine only):
+   * the worker's hand-over to its next metatile (handoff.ts). A rejection fails the attempt.
+   */
+  readonly beforeUpload?: () => Promise<void>;
+}
+
 /** Produces a metatile's tiles and uploads them; resolves only when every output is durable. */
 export type ProcessTiles = (
   run: RunRecord,
   tiles: readonly TileTask[],
   signal: AbortSignal,
+  hooks?: ProcessTilesHooks,
 ) => Promise<ReadonlyMap<string, TileOutput>>;
 
 /**
@@ -33,6 +42,7 @@ export async function processTiles(
   run: RunRecord,
   tiles: readonly TileTask[],
   signal: AbortSignal,
+  hooks: ProcessTilesHooks = {},
 ): Promise<ReadonlyMap<string, TileOutput>> {
   const operation = deps.operations[run.operation];
   if (!operation) throw new TileDataError(`unknown operation ${run.operation}`);
@@ -59,6 +69,8 @@ export async function processTiles(
         toolRunner(deps, work, tiles, signal),
       ),
     );
+    signal.throwIfAborted();
+    await hooks.beforeUpload?.();
     signal.throwIfAborted();
     // Every upload settles before this returns or throws: none still reads a file removed below.
     const uploads = await Promise.allSettled(

@@ -61,11 +61,11 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     reserveMs: Math.min(wc.stopGraceMs, wc.killGraceMs + 5_000),
   });
   proc.on('SIGTERM', () => {
-    log.warn('SIGTERM: finishing the current sub-tile if it fits in the grace period, then stopping');
+    log.warn('SIGTERM: finishing the metatiles in flight if they fit in the grace period, then stopping');
     stop.request('SIGTERM');
   });
   proc.on('SIGINT', () => {
-    log.warn('SIGINT: cancelling the current sub-tile and stopping');
+    log.warn('SIGINT: cancelling the metatiles in flight and stopping');
     stop.request('SIGINT');
   });
 
@@ -81,7 +81,8 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       receiveWaitSeconds: wc.receiveWaitSeconds,
       visibilitySeconds: Math.ceil(wc.leaseMs / 1000),
       idleExitMs: wc.idleExitMs,
-      handle: (message) =>
+      onIdle: () => deletes.flush(),
+      handle: (message, handoff) =>
         handleMessage(
           {
             ledger,
@@ -92,7 +93,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTiles: guardSourceVersion({ ledger, sources, log }, (run, tiles, signal) =>
+            processTiles: guardSourceVersion({ ledger, sources, log }, (run, tiles, signal, hooks) =>
               processTiles(
                 {
                   store,
@@ -113,10 +114,12 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                 run,
                 tiles,
                 signal,
+                hooks,
               ),
             ),
           },
           message,
+          handoff,
         ),
     });
     log.info({ code }, 'worker stopping');

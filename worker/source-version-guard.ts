@@ -18,9 +18,9 @@ export interface SourceVersionGuardDeps {
  * drains with one clear reason, and its execution ends FAILED with it (docs/architecture.md).
  */
 export function guardSourceVersion(deps: SourceVersionGuardDeps, processTiles: ProcessTiles): ProcessTiles {
-  return async (run, tiles, signal) => {
+  return async (run, tiles, signal, hooks) => {
     try {
-      return await processTiles(run, tiles, signal);
+      return await processTiles(run, tiles, signal, hooks);
     } catch (error) {
       const failed =
         error instanceof TileDataError ||

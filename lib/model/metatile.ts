@@ -22,3 +22,9 @@ export function metatileOf(tiles: readonly TileTask[]): Metatile {
   const id = createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 16);
   return { id, tiles };
 }
+
+/**
+ * How many metatiles one worker may hold at once: one in its tool, one uploading and marking
+ * (docs/architecture.md#overlap). A worker stopped abruptly costs at most these.
+ */
+export const METATILES_IN_FLIGHT_PER_WORKER = 2;

@@ -48,6 +48,8 @@ export interface RunRecord {
   readonly breaker?: 'CLOSED' | 'OPEN';
   readonly reason?: string;
   readonly executionArn?: string;
+  /** The source's own date, when its header records one (TIFF DateTime, LAS creation day). */
+  readonly sourceDatetime?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

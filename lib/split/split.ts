@@ -92,6 +92,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     paramsVersion: version,
     total: 0,
     executionArn: request.executionArn,
+    sourceDatetime: header.datetime,
   });
   if (created === 'exists') {
     const existing = await ledger.getRun(runId);

@@ -79,7 +79,7 @@ const lines = [
   `chaos: run ${report.runId} ${report.status} in ${(report.durationMs / 1000).toFixed(1)} s (seed ${values.seed})`,
   `  ${report.tiles} sub-tiles in ${report.metatiles} metatiles, ${report.workers} workers, ${report.kills.sigkill} SIGKILL + ${report.kills.sigterm} SIGTERM, ${report.restarts} restarts`,
   `  AWS requests: ${requests}; injected: ${injected || 'none'}`,
-  `  tool invocations ${report.toolInvocations}: ${report.redone} redone; metatiles redone ${report.redoneMetatiles} (bound: one in flight per kill)`,
+  `  tool invocations ${report.toolInvocations}: ${report.redone} redone; metatiles redone ${report.redoneMetatiles} (bound: two in flight per kill, one in its tool and one uploading)`,
   `  counters ${JSON.stringify(report.counters)}`,
   `  every sub-tile exactly one marker: ${yes(c.everySubTileOneMarker)}; every marker has its object: ${yes(c.everyMarkerHasItsObject)}`,
   `  no marker without object: ${yes(c.noMarkerWithoutObject)}; counters exact: ${yes(c.countersExact)}; not inflated: ${yes(c.countersNotInflated)}`,

@@ -208,11 +208,11 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
     async park(runId, metatiles, state, error) {
       for (const m of metatiles) stop(runId, m, state, error);
     },
-    async unpark(runId) {
+    async unpark(runId, only) {
       const moved: Metatile[] = [];
       for (const u of unitsOf(runId).values()) {
         const counter = COUNTER_OF[u.state];
-        if (!counter && !expired(u)) continue;
+        if (only ? !counter || !only(copy(u)) : !counter && !expired(u)) continue;
         if (counter) count(runId, counter, -u.tiles.length);
         dropLease(u);
         Object.assign(u, { state: 'QUEUED', attempts: 0 });

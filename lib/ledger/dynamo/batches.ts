@@ -72,12 +72,12 @@ export function batchOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'listMe
       for (const metatile of metatiles) await stopMetatile(ctx, runId, metatile, state, error);
     },
 
-    async unpark(runId) {
+    async unpark(runId, only) {
       const moved: Metatile[] = [];
       for await (const record of ledger.listMetatiles(runId)) {
         const counter = COUNTER_OF[record.state];
-        const stranded = isExpiredClaim(record, ctx.now());
-        if (!counter && !stranded) continue;
+        const stranded = !only && isExpiredClaim(record, ctx.now());
+        if ((!counter && !stranded) || (counter && only && !only(record))) continue;
         try {
           await transition(
             ctx,

@@ -1,0 +1,101 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ProcessGroupSurvivedError } from '../../../lib/process/errors.js';
+import type { ReceivedMessage } from '../../../lib/queue/work-queue.js';
+import type { Handoff } from '../../../worker/handoff.js';
+import { createStopController } from '../../../worker/stop-controller.js';
+import { workerLoop } from '../../../worker/worker-loop.js';
+import { createRecordingQueue, received } from '../../support/recording-queue.js';
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+/**
+ * A worker loop over `count` messages whose handlers run tool → handoff → upload, each phase
+ * taking a few event-loop turns; records every phase's start and end, and the peak in flight.
+ */
+function harness(count: number, options: { failAt?: number; stopAfterTools?: number } = {}) {
+  const events: string[] = [];
+  const pending: ReceivedMessage[] = Array.from({ length: count }, (_, i) => received({}, 1, `m${i}`));
+  const stop = createStopController({ graceMs: 60_000, reserveMs: 1_000 });
+  let inFlight = 0;
+  let peak = 0;
+  let tools = 0;
+  const queue = {
+    ...createRecordingQueue(),
+    async receive() {
+      await tick();
+      const next = pending.shift();
+      return next ? [next] : [];
+    },
+  };
+  const handle = async (message: ReceivedMessage, handoff: Handoff) => {
+    inFlight += 1;
+    peak = Math.max(peak, inFlight);
+    try {
+      events.push(`tool ${message.id}`);
+      await tick();
+      if (message.id === `m${options.failAt}`) throw new ProcessGroupSurvivedError('stuck');
+      events.push(`tool-done ${message.id}`);
+      tools += 1;
+      if (tools === options.stopAfterTools) stop.request('SIGTERM');
+      await handoff.toolDone(stop.cutoff);
+      events.push(`upload ${message.id}`);
+      await tick();
+      await tick();
+      events.push(`marker ${message.id}`);
+      return 'completed' as const;
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  let idle = 0;
+  const run = () =>
+    workerLoop({
+      onIdle: async () => {
+        idle += 1;
+      },
+      queue,
+      log: pino({ level: 'silent' }),
+      stop,
+      receiveWaitSeconds: 0,
+      visibilitySeconds: 60,
+      idleExitMs: 30,
+      handle,
+    });
+  return { events, run, peak: () => peak, inFlight: () => inFlight, idle: () => idle, queue };
+}
+
+describe('workerLoop: a metatile uploads while the next one is in its tool', () => {
+  it('starts the next tool before the previous marker, uploads one metatile at a time, two in flight at most', async () => {
+    const h = harness(4);
+    expect(await h.run()).toBe(0);
+    const at = (e: string) => h.events.indexOf(e);
+    for (let i = 1; i < 4; i += 1) {
+      // Overlap: the next tool starts while the previous metatile is uploading.
+      expect(at(`tool m${i}`)).toBeLessThan(at(`marker m${i - 1}`));
+      expect(at(`tool m${i}`)).toBeGreaterThan(at(`upload m${i - 1}`));
+      // One upload phase at a time: this one's uploads start after the previous marker.
+      expect(at(`upload m${i}`)).toBeGreaterThan(at(`marker m${i - 1}`));
+    }
+    expect(h.peak()).toBe(2);
+    expect(h.events.filter((e) => e.startsWith('marker'))).toHaveLength(4);
+    // The queue found empty (before the idle exit): pending batched deletes may go out.
+    expect(h.idle()).toBeGreaterThan(0);
+  });
+
+  it('a stop requested with two in flight finishes both before the loop returns 75; the next message is not taken', async () => {
+    const h = harness(4, { stopAfterTools: 2 });
+    expect(await h.run()).toBe(75);
+    expect(h.inFlight()).toBe(0);
+    expect(h.events.filter((e) => e.startsWith('marker'))).toEqual(['marker m0', 'marker m1']);
+    expect(h.events).not.toContain('tool m2');
+  });
+
+  it('a tool that survived SIGKILL: the upload beside it still finishes, then the loop returns 1', async () => {
+    const h = harness(4, { failAt: 1 });
+    expect(await h.run()).toBe(1);
+    expect(h.inFlight()).toBe(0);
+    expect(h.events).toContain('marker m0');
+    expect(h.events).not.toContain('tool m2');
+  });
+});
