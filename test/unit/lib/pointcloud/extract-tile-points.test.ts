@@ -6,8 +6,8 @@ import { extractTilePoints } from '../../../../lib/pointcloud/extract-tile-point
 import { loadLazPerf } from '../../../../lib/pointcloud/load-laz-perf.js';
 import { TruncatedSourceError, UnrecognisedFormatError } from '../../../../lib/source/errors.js';
 import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
+import { gridPoints, syntheticLas } from '../../../support/synthetic-las.js';
 import { fileTempDir } from '../../../support/temp-dir.js';
-import { gridPoints, syntheticLas } from './synthetic-las.js';
 
 const AUTZEN = new URL('../../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
 const SIMPLE_LAS = new URL('../../../fixtures/pointcloud/simple.las', import.meta.url).pathname;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lasPointBatches } from '../../../../lib/pointcloud/las-point-batches.js';
 import { openPointCloud } from '../../../../lib/pointcloud/open-point-cloud.js';
+import { gridPoints, syntheticLas } from '../../../support/synthetic-las.js';
 import { tempDir } from '../../../support/temp-dir.js';
-import { gridPoints, syntheticLas } from './synthetic-las.js';
 
 describe('lasPointBatches', () => {
   it('streams every record of a plain LAS file in batches, values intact across batch boundaries', async () => {
