@@ -150,8 +150,8 @@ try {
     pricePer1000(
       counted.requests,
       counted.s3HttpRequests,
-      // On AWS the progress loop waits 10 s (locally 0.25 s): Wait → CheckProgress → Decide per turn.
-      12 + Math.ceil(counted.runSeconds / 10) * 3,
+      // The counted run's progress loop waits 10 s, as on AWS: its transitions are AWS's.
+      counted.transitions,
       counted.tiles,
     );
   const results = {
