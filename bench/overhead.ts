@@ -13,9 +13,10 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { findFiles } from '../lib/fs/find-files.js';
+import { allManifestTiles } from '../lib/manifest/walk-manifest.js';
+import { tilesPrefix } from '../lib/model/ids.js';
 import type { TileTask } from '../lib/model/tile.js';
 import { rasterXyzArgs } from '../lib/operations/raster-xyz.js';
-import { manifestTiles } from '../local/chaos/manifest-tiles.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
 import type { BenchRaster } from './sources.js';
 import { ratio, repeat, type Spread, spread } from './support/stats.js';
@@ -82,12 +83,12 @@ export async function geohubRun(raster: BenchRaster, workers: number): Promise<G
     const t2 = performance.now();
     if (execution.status !== 'SUCCEEDED')
       throw new Error(`bench run ended ${execution.status}: ${execution.cause}`);
-    const tiles = await manifestTiles(hub.store, started.runId);
+    const tiles = await allManifestTiles(hub.store, started.runId);
     const run = await hub.ledger.getRun(started.runId);
     let bytes = 0;
     let objects = 0;
     // The tiles only: the run's mosaic and STAC documents sit under the same prefix.
-    for await (const o of hub.store.list(`tiles/${started.runId}/`)) {
+    for await (const o of hub.store.list(tilesPrefix(started.runId))) {
       if (!o.key.endsWith('.tif')) continue;
       bytes += o.bytes;
       objects += 1;

@@ -10,8 +10,8 @@
 import { join } from 'node:path';
 import { packMessages } from '../lib/enqueue/pack-messages.js';
 import type { Ledger } from '../lib/ledger/ledger.js';
+import { allManifestTiles } from '../lib/manifest/walk-manifest.js';
 import { MAX_TILES_PER_MESSAGE } from '../lib/model/message.js';
-import { manifestTiles } from '../local/chaos/manifest-tiles.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
 import { repeat, type Spread, spread } from './support/stats.js';
 
@@ -142,7 +142,7 @@ export async function benchRerunCompleted(
     const first = await hub.executions.wait(started.executionArn);
     if (first.status !== 'SUCCEEDED') throw new Error(`the run to re-run ended ${first.status}`);
     const firstSeconds = (performance.now() - t0) / 1000;
-    const tiles = await manifestTiles(hub.store, started.runId);
+    const tiles = await allManifestTiles(hub.store, started.runId);
     const firstToolStarts = toolStarts;
     // The re-run: every message of the run sent again, as a re-drive of the whole run would.
     const bodies = packMessages(started.runId, tiles, MAX_TILES_PER_MESSAGE);

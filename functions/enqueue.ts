@@ -8,13 +8,12 @@ import { type FunctionDeps, functionDeps } from './deps.js';
  * total, …}`; the next iteration passes the returned cursor back until `done`.
  */
 export const enqueueTask =
-  (deps: Pick<FunctionDeps, 'store' | 'queue'> & { readonly tilesPerMessage?: number }) =>
+  (deps: Pick<FunctionDeps, 'store' | 'queue'>) =>
   async (event: unknown, signal?: AbortSignal): Promise<EnqueueResult> => {
     const request = parseEnqueueRequest(event);
     return enqueueChunk(request.manifest, request.cursor, {
       store: deps.store,
       queue: deps.queue,
-      tilesPerMessage: deps.tilesPerMessage,
       signal,
     });
   };

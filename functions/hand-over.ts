@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { handOverEventSchema } from '../lib/coordination/events.js';
-import type { ExecutionStarter } from '../lib/coordination/execution-starter.js';
 import { handOver } from '../lib/coordination/hand-over.js';
+import type { ExecutionStarter } from '../lib/executions/execution-starter.js';
 import { type FunctionDeps, functionDeps } from './deps.js';
 
 /** HandOver task: `{runId, executionArn, source, …}` → a fresh execution resumes the run. */

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type { ExecutionStarter } from '../lib/coordination/execution-starter.js';
+import type { ExecutionStarter } from '../lib/executions/execution-starter.js';
 import { uploadsOf } from '../lib/trigger/s3-event.js';
 import { type StartRunOutcome, startRunForUpload } from '../lib/trigger/start-run-for-upload.js';
 import { type FunctionDeps, functionDeps } from './deps.js';

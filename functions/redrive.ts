@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { redriveEventSchema } from '../lib/coordination/events.js';
-import type { ExecutionStarter } from '../lib/coordination/execution-starter.js';
 import { type RedriveReport, redrive } from '../lib/coordination/redrive.js';
+import type { ExecutionStarter } from '../lib/executions/execution-starter.js';
 import { type FunctionDeps, functionDeps } from './deps.js';
 
 /** Redrive: `{runId?}` → dead-lettered and parked work back on the queue with a fresh budget. */

@@ -8,9 +8,14 @@ import { type FunctionDeps, functionDeps } from './deps.js';
  * executionArn?}` (extra execution state is ignored) → a manifest reference, never the tiles.
  */
 export const splitTask =
-  (deps: Pick<FunctionDeps, 'store' | 'ledger'>) =>
+  (deps: Pick<FunctionDeps, 'store' | 'ledger' | 'config'>) =>
   async (event: unknown, signal?: AbortSignal): Promise<SplitResult> =>
-    split(parseSplitRequest(event), { store: deps.store, ledger: deps.ledger, signal });
+    split(parseSplitRequest(event), {
+      store: deps.store,
+      ledger: deps.ledger,
+      tilesPerMessage: deps.config.tilesPerMessage,
+      signal,
+    });
 
 export const handler = middy<unknown, SplitResult>({ timeoutEarlyInMillis: 1_000 }).handler(
   (event, _context, { signal }) => splitTask(functionDeps())(event, signal),

@@ -1,4 +1,4 @@
-import type { MetatileRecord } from '../lib/model/run.js';
+import { isExpiredClaim, type MetatileRecord } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
 
 /** Past this many claims a metatile's crashes count against the budget: a message that kills its worker every time must still reach the DLQ. */
@@ -14,7 +14,7 @@ export function redeliveredAfterCrash(
   now: number,
 ): boolean {
   if (message.receiveCount < 2 || !record) return false;
-  const crashed = record.state === 'CLAIMED' && (record.leaseUntil ?? 0) < now;
+  const crashed = isExpiredClaim(record, now);
   const failed = record.lastError !== undefined && record.lastError.class !== 'InterruptedError';
   return crashed && !failed && record.attempts < CRASH_RESET_LIMIT;
 }

@@ -1,4 +1,4 @@
-/** Worker exit codes (DESIGN.md): the pool and ECS act on them. */
+/** Worker exit codes (docs/architecture.md, "Defaults and models"): the pool and ECS act on them. */
 export const EXIT_OK = 0;
 export const EXIT_FATAL = 1;
 /** Interrupted (spot reclaim, Ctrl-C): restart me; nothing was lost. */

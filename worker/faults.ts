@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
+import { GeohubError } from '../lib/errors/geohub-error.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 
 /** An injected dependency failure: looks like a flaky S3, so it is retried like one. */
-export class InjectedFaultError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InjectedFaultError';
-  }
+export class InjectedFaultError extends GeohubError {
+  override readonly name = 'InjectedFaultError';
 }
 
 export const FAULT_PATTERN = /^(crash-after-upload:\d+|(fail|hold)-upload:[^:]+:.+)$/;

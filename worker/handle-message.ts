@@ -27,7 +27,14 @@ export interface HandleMessageDeps {
 }
 
 /** What became of one message; the worker loop only needs to know whether to keep going. */
-export type MessageOutcome = 'completed' | 'malformed' | 'dropped' | 'retry-later' | 'interrupted';
+/** What became of a message; `malformed` and `unknown-run` messages went to the dead-letter queue. */
+export type MessageOutcome =
+  | 'completed'
+  | 'malformed'
+  | 'unknown-run'
+  | 'dropped'
+  | 'retry-later'
+  | 'interrupted';
 
 const ACCOUNTED: readonly TileState[] = ['DONE', 'FAILED', 'PARKED', 'CANCELLED'];
 const OUTCOME: Record<Disposition, MessageOutcome> = {
@@ -73,7 +80,7 @@ async function handleOne(
     const reason = parsed.ok ? `unknown run ${parsed.message.runId}` : parsed.reason;
     deps.log.error({ messageId: message.id, reason }, 'message moved to the dead-letter queue');
     await queue.deadLetter(message, reason);
-    return 'malformed';
+    return parsed.ok ? 'unknown-run' : 'malformed';
   }
   const metatile = metatileOf(parsed.message.tiles);
   const log = deps.log.child({ runId: run.runId, metatileId: metatile.id, tiles: metatile.tiles.length });

@@ -3,7 +3,7 @@ import { pointcloudDtm } from '../lib/operations/pointcloud-dtm.js';
 import { rasterXyz } from '../lib/operations/raster-xyz.js';
 
 /** The operations this worker can run, by the name a run records. */
-export const OPERATIONS: Readonly<Record<string, Operation>> = {
+export const OPERATIONS_BY_NAME: Readonly<Record<string, Operation>> = {
   [rasterXyz.name]: rasterXyz,
   [pointcloudDtm.name]: pointcloudDtm,
 };

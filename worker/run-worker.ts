@@ -1,10 +1,7 @@
 import { join } from 'node:path';
-import { createAwsClients } from '../lib/aws/clients.js';
+import { createAdapters } from '../lib/adapters/create-adapters.js';
 import { loadConfig } from '../lib/config/config.js';
-import { createDynamoLedger } from '../lib/ledger/dynamodb-ledger.js';
 import { createLogger } from '../lib/log/logger.js';
-import { createSqsQueue } from '../lib/queue/sqs-queue.js';
-import { createS3Store } from '../lib/store/s3-store.js';
 import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
@@ -12,7 +9,7 @@ import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
 import { metatileCommand } from './metatile-command.js';
-import { NEEDS_LOCAL_SOURCE, OPERATIONS } from './operations.js';
+import { NEEDS_LOCAL_SOURCE, OPERATIONS_BY_NAME } from './operations.js';
 import { processTiles } from './process-tile.js';
 import { selfCheck } from './self-check.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
@@ -42,7 +39,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   }
 
   const requests = new Map<string, number>();
-  const clients = createAwsClients(
+  const adapters = createAdapters(
     config,
     wc.countRequests
       ? {
@@ -51,11 +48,8 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
         }
       : {},
   );
-  const ledger = createDynamoLedger(clients.documents, config.table);
-  const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, {
-    requestTimeoutMs: config.requestTimeoutMs,
-  });
-  const store = withFaults(createS3Store(clients.s3, config.bucket), wc.fault);
+  const { ledger, queue } = adapters;
+  const store = withFaults(adapters.store, wc.fault);
   const cached = cachedSourceAccess(store, join(wc.scratchDir, 'sources'));
   const sources = routeSourceAccess(
     wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(store, join(wc.scratchDir, 'pins')),
@@ -104,7 +98,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                 {
                   store,
                   sources,
-                  operations: OPERATIONS,
+                  operations: OPERATIONS_BY_NAME,
                   scratchDir: wc.scratchDir,
                   toolTimeoutMs: wc.toolTimeoutMs,
                   killGraceMs: wc.killGraceMs,
@@ -135,6 +129,6 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     if (wc.countRequests) log.info({ requests: Object.fromEntries(requests) }, 'aws requests');
     stop.dispose();
     await sources.dispose().catch(() => {});
-    clients.destroy();
+    adapters.destroy();
   }
 }

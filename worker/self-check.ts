@@ -1,6 +1,7 @@
 import { findFiles } from '../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../lib/output/atomic-output.js';
 import { type ProcessInfo, processTable } from '../lib/process/process-table.js';
+import { isToolProcess } from '../lib/process/tool-processes.js';
 
 export interface SelfCheckOptions {
   readonly scratchDir: string;
@@ -9,18 +10,16 @@ export interface SelfCheckOptions {
   readonly processes?: () => readonly ProcessInfo[];
 }
 
-// comm is at most 15 characters: the point-cloud extractor shows as "geohub-pointclo".
-const TOOL = /^(gdal|ogr2ogr|ogrinfo|pdal|geohub-pointclo)/;
-
 /**
- * The start-up check of the seed: orphaned tool processes and stale partial outputs are
- * debris of a cancellation that went wrong. Returns the problems found (empty = healthy).
+ * The worker's start-up self-check (docs/architecture.md, "Invariants", 7): orphaned tool
+ * processes and stale partial outputs are debris of a cancellation that went wrong. Returns the
+ * problems found (empty = healthy).
  */
 export async function selfCheck(options: SelfCheckOptions): Promise<string[]> {
   const problems: string[] = [];
   const table = (options.processes ?? processTable)();
   for (const p of table) {
-    if (TOOL.test(p.command) && p.state !== 'Z' && p.ageSeconds > options.maxToolAgeSeconds) {
+    if (isToolProcess(p) && p.ageSeconds > options.maxToolAgeSeconds) {
       problems.push(
         `orphaned ${p.command} process ${p.pid} running for ${Math.round(p.ageSeconds)} s ` +
           `(longer than any budget, ${options.maxToolAgeSeconds} s): ${p.args.slice(0, 200)}`,

@@ -1,13 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AwsClients, createAwsClients } from '../../lib/aws/clients.js';
-import { createDynamoLedger } from '../../lib/ledger/dynamodb-ledger.js';
+import { createAdapters } from '../../lib/adapters/create-adapters.js';
+import type { AwsClients } from '../../lib/aws/clients.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
-import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
-import { createS3Store } from '../../lib/store/s3-store.js';
 import { type LocalStack, startLocalStack } from '../../local/stack/stack.js';
 
 export const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -54,21 +52,15 @@ export async function withBenchStack<T>(
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const scratch = mkdtempSync(join(tmpdir(), 'geohub-bench-'));
   const stack = await startLocalStack();
-  const clients = createAwsClients({
+  const adapters = createAdapters({
     ...stack.config,
     requestTimeoutMs: options.requestTimeoutMs ?? stack.config.requestTimeoutMs,
   });
   try {
-    return await work({
-      stack,
-      clients,
-      scratch,
-      store: createS3Store(clients.s3, stack.config.bucket),
-      ledger: createDynamoLedger(clients.documents, stack.config.table),
-      queue: createSqsQueue(clients.sqs, stack.config.queueUrl, stack.config.deadLetterQueueUrl),
-    });
+    const { clients, store, ledger, queue } = adapters;
+    return await work({ stack, clients, scratch, store, ledger, queue });
   } finally {
-    clients.destroy();
+    adapters.destroy();
     await stack.stop();
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 import { type CapacityMode, nextMode } from '../cost/capacity-policy.js';
-import { breakEvenRate, SEED_ASSUMPTIONS, type SpotAssumptions } from '../cost/spot-cost.js';
+import { breakEvenRate, DEFAULT_SPOT_ASSUMPTIONS, type SpotAssumptions } from '../cost/spot-cost.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { CapacityTarget } from './capacity-target.js';
 
@@ -33,7 +33,7 @@ export async function applyCapacity(deps: ApplyCapacityDeps): Promise<CapacityOu
   const interrupted = runs.reduce((n, r) => n + r.counters.interrupted, 0);
   const attempts = interrupted + runs.reduce((n, r) => n + r.counters.done, 0);
   const rate = attempts === 0 ? 0 : interrupted / attempts;
-  const breakEven = breakEvenRate(deps.assumptions ?? SEED_ASSUMPTIONS);
+  const breakEven = breakEvenRate(deps.assumptions ?? DEFAULT_SPOT_ASSUMPTIONS);
   const previous = await deps.target.current();
   const mode =
     attempts >= (deps.minAttempts ?? 20) || previous === 'on-demand'

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TILES_PER_MESSAGE } from '../model/message.js';
 import { ConfigError } from './errors.js';
 
 const url = z.url({ protocol: /^https?$/ });
@@ -37,6 +38,9 @@ const schema = z.object({
   // well before, leaving room for split, the enqueue loop, finalize and a drain.
   GEOHUB_LOOP_EVENT_BUDGET: positiveInt.max(20_000).default(15_000),
   GEOHUB_DRAIN_MAX_MS: positiveInt.default(900_000),
+  // Sub-tiles per message, the metatile a worker claims and marks at once; smaller when one
+  // sub-tile's work is long, so a metatile stays inside the spot warning (docs/architecture.md).
+  GEOHUB_TILES_PER_MESSAGE: positiveInt.max(MAX_TILES_PER_MESSAGE).default(MAX_TILES_PER_MESSAGE),
 });
 
 export interface Config {
@@ -65,6 +69,8 @@ export interface Config {
   readonly loopEventBudget: number;
   /** How long a drain waits for workers to park an open-breaker run's work before failing the run. */
   readonly maxDrainMs: number;
+  /** Sub-tiles per work message: the metatile claimed and marked at once (at most 16). */
+  readonly tilesPerMessage: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -104,5 +110,6 @@ export function loadConfig(env: Env = process.env): Config {
     breaker: { minSample: e.GEOHUB_BREAKER_MIN_SAMPLE, failureRatio: e.GEOHUB_BREAKER_FAILURE_RATIO },
     loopEventBudget: e.GEOHUB_LOOP_EVENT_BUDGET,
     maxDrainMs: e.GEOHUB_DRAIN_MAX_MS,
+    tilesPerMessage: e.GEOHUB_TILES_PER_MESSAGE,
   };
 }

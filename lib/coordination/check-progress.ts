@@ -4,6 +4,7 @@ import type { RunCounters, RunStatus } from '../model/run.js';
 import type { WorkQueue } from '../queue/work-queue.js';
 import { type BreakerReading, type BreakerSettings, readBreaker } from './breaker.js';
 import { pollSeconds, shouldHandOver } from './poll-interval.js';
+import { resendStaleStops } from './stale-stops.js';
 
 /** What the state machine does next. */
 export type ProgressDecision = 'WAIT' | 'FINALIZE' | 'BREAKER_OPEN' | 'CANCELLED' | 'STALLED' | 'HANDOVER';
@@ -62,7 +63,12 @@ export async function checkProgress(
   if (run.status === 'CANCELLED') return { ...base, status: run.status, decision: 'CANCELLED' };
   if (run.status === 'DRAINING' || run.breaker === 'OPEN')
     return { ...base, status: run.status, decision: 'BREAKER_OPEN' };
-  if (accounted >= c.total) return { ...base, status: run.status, decision: 'FINALIZE' };
+  if (accounted >= c.total) {
+    // Accounted for, but some of it stopped with the run before a re-drive that raced the
+    // workers stopping it: sent again, the loop waits for it (once per run end, not per turn).
+    if (c.cancelled + c.parked > 0 && (await resendStaleStops(deps, runId)) > 0) return wait();
+    return { ...base, status: run.status, decision: 'FINALIZE' };
+  }
   if (breaker.open) {
     const reason =
       `circuit breaker open: ${breaker.failures} of ${breaker.sample} attempts failed ` +

@@ -1,23 +1,16 @@
+import { GeohubError } from '../errors/geohub-error.js';
+
 /** The run's circuit breaker is open: its work was drained and parked for a re-drive. */
-export class BreakerOpenError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'BreakerOpenError';
-  }
+export class BreakerOpenError extends GeohubError {
+  override readonly name = 'BreakerOpenError';
 }
 
 /** The run ended with sub-tiles failed, parked or dead-lettered: an exact account is in the cause. */
-export class IncompleteRunError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'IncompleteRunError';
-  }
+export class IncompleteRunError extends GeohubError {
+  override readonly name = 'IncompleteRunError';
 }
 
 /** The run was cancelled (execution stopped, operator cancel). */
-export class RunCancelledError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'RunCancelledError';
-  }
+export class RunCancelledError extends GeohubError {
+  override readonly name = 'RunCancelledError';
 }

@@ -27,6 +27,8 @@ export interface FinalizeResult {
     readonly summary: string;
   };
   readonly reason?: string;
+  /** Each phase's figures and its time since finalize began (markers read, mosaic, STAC). */
+  readonly phases: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 export interface FinalizeDeps {
@@ -53,13 +55,15 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   const prefix = runOutputPrefix(runId);
   const phaseStart = Date.now();
   const tiles = new TileSet();
-  let sample: string | undefined;
+  // The band layout comes from one tile's header: the top-left one, whatever order markers arrive in.
+  let sample: { key: string; x: number; y: number } | undefined;
   const problems: Problem[] = [];
   let problemCount = 0;
-  for await (const t of listTiles(deps.ledger, runId)) {
+  for await (const t of listTiles(deps.ledger, runId, { parallel: true })) {
     if (t.state === 'DONE' && t.output) {
       tiles.add(t.z, t.x, t.y, t.output.bytes);
-      sample ??= t.output.key;
+      if (!sample || t.y < sample.y || (t.y === sample.y && t.x < sample.x))
+        sample = { key: t.output.key, x: t.x, y: t.y };
     } else if (t.state !== 'DONE') {
       problemCount += 1;
       if (problems.length < LISTED_PROBLEMS)
@@ -67,26 +71,34 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     }
   }
 
-  const phase = (name: string, fields: Record<string, number> = {}) =>
-    deps.onPhase?.(name, { ...fields, ms: Date.now() - phaseStart });
+  const phases: Record<string, Record<string, number>> = {};
+  const phase = (name: string, fields: Record<string, number> = {}) => {
+    phases[name] = { ...fields, ms: Date.now() - phaseStart };
+    deps.onPhase?.(name, phases[name]);
+  };
   phase('markers read', { tiles: tiles.count, problems: problemCount });
   let mosaic: string | undefined;
   let stac: string | undefined;
   if (sample) {
-    // Band layout from one tile's header (ranged GETs): every tile of a run shares it.
-    const { header } = await readSourceHeader(deps.store, sample);
-    if (header.kind !== 'raster') throw new Error(`tile ${sample} is not a raster`);
+    // Every tile of a run shares the band layout: one header read (ranged GETs).
+    const { header } = await readSourceHeader(deps.store, sample.key);
+    if (header.kind !== 'raster') throw new Error(`tile ${sample.key} is not a raster`);
     const blocks = tiles.blocks(BLOCK_TILES);
     const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
     mosaic = await writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands);
     phase('mosaic written', { blocks: blocks.length });
     // No object keys in what a catalogue shows: the source by its file name only.
-    const description = `${run.operation} tiles of ${basename(run.source.key)} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}`;
+    const source = basename(run.source.key);
+    const dated = run.sourceDatetime
+      ? `dated ${run.sourceDatetime} by the source's own header`
+      : `dated by the run (${source} records no date)`;
+    const description = `${run.operation} tiles of ${source} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
     stac = await writeStac(deps.store, prefix, {
       runId,
       description,
-      datetime: run.createdAt,
-      interval: [run.createdAt, finishedAt],
+      dates: { datetime: run.sourceDatetime ?? run.createdAt, created: run.createdAt },
+      // The items' time: the source's date, or the run's span when it has none.
+      interval: run.sourceDatetime ? [run.sourceDatetime, run.sourceDatetime] : [run.createdAt, finishedAt],
       tiles,
       blocks,
     });
@@ -111,5 +123,5 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     { contentType: 'application/json' },
   );
   await deps.ledger.updateRun(runId, { status, reason }, ['RUNNING']);
-  return { runId, status, counters: c, outputs: { prefix, mosaic, stac, summary }, reason };
+  return { runId, status, counters: c, outputs: { prefix, mosaic, stac, summary }, reason, phases };
 }

@@ -1,8 +1,8 @@
+import type { ExecutionStarter } from '../executions/execution-starter.js';
 import type { ExecutionChain } from '../ledger/execution-chain.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { parseTileMessage, serializeTileMessage } from '../model/message.js';
 import type { ReceivedMessage, WorkQueue } from '../queue/work-queue.js';
-import type { ExecutionStarter } from './execution-starter.js';
 import { startSuccessor } from './start-successor.js';
 
 export interface RedriveDeps {

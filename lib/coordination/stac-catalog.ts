@@ -1,3 +1,4 @@
+import { bboxPolygon } from '../tiling/bbox.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
 import { EARTH_RADIUS } from '../tiling/web-mercator.js';
@@ -31,11 +32,20 @@ export function wgs84Bbox(z: number, x0: number, y0: number, x1: number, y1: num
 }
 
 /**
+ * When a tile's data is from and when it was made: `datetime` is the source's own date where
+ * its header records one, else the run's; `created` is always the run's (STAC common metadata).
+ */
+export interface StacDates {
+  readonly datetime: string;
+  readonly created: string;
+}
+
+/**
  * One STAC item per tile, as it sits in an item part one folder below the collection. Every
  * prefixed field belongs to a declared extension: `proj:code` (projection), `file:size`
  * (file) and `grid:code` (grid: the tile's XYZ address). Hrefs are relative.
  */
-export function stacItem(runId: string, tile: TileCoord & { bytes: number }, datetime: string, href: string) {
+export function stacItem(runId: string, tile: TileCoord & { bytes: number }, dates: StacDates, href: string) {
   const [w, s, e, n] = wgs84Bbox(tile.z, tile.x, tile.y, tile.x, tile.y);
   return {
     type: 'Feature',
@@ -44,19 +54,13 @@ export function stacItem(runId: string, tile: TileCoord & { bytes: number }, dat
     id: `${runId}-${tile.z}-${tile.x}-${tile.y}`,
     collection: runId,
     bbox: [w, s, e, n],
-    geometry: {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [w, s],
-          [e, s],
-          [e, n],
-          [w, n],
-          [w, s],
-        ],
-      ],
+    geometry: bboxPolygon([w, s, e, n]),
+    properties: {
+      datetime: dates.datetime,
+      created: dates.created,
+      'proj:code': 'EPSG:3857',
+      'grid:code': `XYZ-${tile.z}-${tile.x}-${tile.y}`,
     },
-    properties: { datetime, 'proj:code': 'EPSG:3857', 'grid:code': `XYZ-${tile.z}-${tile.x}-${tile.y}` },
     links: [
       { rel: 'root', href: '../collection.json', type: JSON_TYPE },
       { rel: 'parent', href: '../collection.json', type: JSON_TYPE },

@@ -1,6 +1,6 @@
+import type { ExecutionStarter } from '../executions/execution-starter.js';
 import type { ExecutionChain, ExecutionLink } from '../ledger/execution-chain.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { ExecutionStarter } from './execution-starter.js';
 
 export interface SuccessorDeps {
   readonly ledger: Ledger;

@@ -1,6 +1,6 @@
 import type { ObjectStore } from '../store/object-store.js';
 import { RUN_OUTPUTS, tileHref } from './run-outputs.js';
-import { stacCollection, stacItem, wgs84Bbox } from './stac-catalog.js';
+import { type StacDates, stacCollection, stacItem, wgs84Bbox } from './stac-catalog.js';
 import type { TileSet } from './tile-set.js';
 import { eachLimited, type TileBlock } from './write-mosaic.js';
 
@@ -15,7 +15,7 @@ export async function writeStac(
   options: {
     runId: string;
     description: string;
-    datetime: string;
+    dates: StacDates;
     interval: readonly [string, string];
     tiles: TileSet;
     blocks: readonly TileBlock[];
@@ -29,7 +29,7 @@ export async function writeStac(
       let first = true;
       for (const i of block.indices) {
         const tile = { z: tiles.z, x: tiles.x(i), y: tiles.y(i), bytes: tiles.bytes(i) };
-        const item = stacItem(runId, tile, options.datetime, tileHref(runId, 1, tile));
+        const item = stacItem(runId, tile, options.dates, tileHref(runId, 1, tile));
         chunk += `${first ? '' : ',\n'}${JSON.stringify(item)}`;
         first = false;
         if (chunk.length > 1 << 16) {

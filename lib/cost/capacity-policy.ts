@@ -1,4 +1,4 @@
-import { breakEvenRate, SEED_ASSUMPTIONS, type SpotAssumptions } from './spot-cost.js';
+import { breakEvenRate, DEFAULT_SPOT_ASSUMPTIONS, type SpotAssumptions } from './spot-cost.js';
 
 export type CapacityMode = 'spot' | 'on-demand';
 
@@ -64,7 +64,7 @@ export function nextMode(
  * once interruptions stop (docs/architecture.md).
  */
 export function createCapacityPolicy(options: CapacityPolicyOptions = {}) {
-  const assumptions = options.assumptions ?? SEED_ASSUMPTIONS;
+  const assumptions = options.assumptions ?? DEFAULT_SPOT_ASSUMPTIONS;
   const windowMs = options.windowMs ?? 5 * 60_000;
   const hysteresis = options.hysteresis ?? 0.5;
   const minAttempts = options.minAttempts ?? 10;

@@ -1,7 +1,8 @@
 /**
- * The spot cost model of the seed ("Handling Spot Interruptions in PDAL Batch Jobs"): the
- * effective cost of one completed tile job on spot capacity, with and without sub-tile
- * checkpoints, at a given interruption rate, from stated assumptions.
+ * The spot cost model (docs/architecture.md, "Defaults and models"; after "Handling Spot
+ * Interruptions in PDAL Batch Jobs"): the effective cost of one completed tile job on spot
+ * capacity, with and without sub-tile checkpoints, at a given interruption rate, from stated
+ * assumptions.
  *
  * Interruptions arrive at random: `rate` is the chance that one strikes during any one
  * sub-tile-length window of running (a hazard per window, memoryless).
@@ -11,7 +12,7 @@
  *   interruption throws away the work done so far, plus the restart overhead.
  */
 export interface SpotAssumptions {
-  /** What one tile job costs on on-demand capacity (the seed's baseline: $0.100). */
+  /** What one tile job costs on on-demand capacity (the default: $0.100). */
   readonly onDemandPerJob: number;
   /** Spot price as a fraction of on-demand ("roughly a third"). */
   readonly spotRatio: number;
@@ -23,7 +24,7 @@ export interface SpotAssumptions {
   readonly restartMinutes: number;
 }
 
-export const SEED_ASSUMPTIONS: SpotAssumptions = {
+export const DEFAULT_SPOT_ASSUMPTIONS: SpotAssumptions = {
   onDemandPerJob: 0.1,
   spotRatio: 0.34,
   jobMinutes: 40,
@@ -41,7 +42,7 @@ export interface SpotCost {
   readonly interruptions: { readonly checkpointed: number; readonly withoutCheckpoints: number };
 }
 
-export function spotCost(rate: number, a: SpotAssumptions = SEED_ASSUMPTIONS): SpotCost {
+export function spotCost(rate: number, a: SpotAssumptions = DEFAULT_SPOT_ASSUMPTIONS): SpotCost {
   if (!(rate >= 0 && rate < 1)) throw new RangeError('the interruption rate must be in [0, 1)');
   const w = a.subTileMinutes;
   const n = a.jobMinutes / w;
@@ -77,7 +78,7 @@ export function spotCost(rate: number, a: SpotAssumptions = SEED_ASSUMPTIONS): S
  * r / (1 − r) = w (1/spotRatio − 1) / (loss + restart), independent of the job's length.
  * 0 when spot is never cheaper; 1 when an interruption costs nothing.
  */
-export function breakEvenRate(a: SpotAssumptions = SEED_ASSUMPTIONS): number {
+export function breakEvenRate(a: SpotAssumptions = DEFAULT_SPOT_ASSUMPTIONS): number {
   const w = a.subTileMinutes;
   const perInterruption = Math.max(0, w - a.warningMinutes) ** 2 / (2 * w) + a.restartMinutes;
   if (a.spotRatio >= 1) return 0;

@@ -50,7 +50,7 @@ export async function enqueueChunk(
   cursor: EnqueueCursor | null | undefined,
   deps: EnqueueDeps,
 ): Promise<EnqueueResult> {
-  const tilesPerMessage = deps.tilesPerMessage ?? MAX_TILES_PER_MESSAGE;
+  const tilesPerMessage = manifest.tilesPerMessage ?? deps.tilesPerMessage ?? MAX_TILES_PER_MESSAGE;
   const maxMessages = Math.max(1, deps.maxMessagesPerCall ?? DEFAULT_MAX_MESSAGES_PER_CALL);
   const concurrency = deps.concurrency ?? DEFAULT_SEND_CONCURRENCY;
   let { part, offset, sent } = cursor ?? { part: 0, offset: 0, sent: 0 };

@@ -5,7 +5,7 @@ import {
   type SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import type { ExecutionStarter } from '../coordination/execution-starter.js';
+import type { ExecutionStarter } from './execution-starter.js';
 
 /** Executions on AWS Step Functions. */
 export function createSfnStarter(sfn: SFNClient, stateMachineArn: string): ExecutionStarter {

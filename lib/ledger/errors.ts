@@ -1,16 +1,16 @@
+import { GeohubError } from '../errors/geohub-error.js';
+
 /** The lease on a metatile is no longer ours (expired and reclaimed, or released by the reaper). */
-export class LeaseLostError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'LeaseLostError';
-  }
+export class LeaseLostError extends GeohubError {
+  override readonly name = 'LeaseLostError';
 }
 
 /** A run the caller expected is not in the ledger. */
-export class RunNotFoundError extends Error {
+export class RunNotFoundError extends GeohubError {
+  override readonly name = 'RunNotFoundError';
+
   constructor(runId: string, options?: { cause?: unknown }) {
     super(`run ${runId} is not in the ledger`, options);
-    this.name = 'RunNotFoundError';
   }
 }
 
@@ -18,9 +18,6 @@ export class RunNotFoundError extends Error {
  * The ledger kept answering "busy" (transaction conflicts, throttling, 5xx) past the bounded
  * retries: nothing was written. Not a sub-tile failure — the work is given back untouched.
  */
-export class LedgerBusyError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'LedgerBusyError';
-  }
+export class LedgerBusyError extends GeohubError {
+  override readonly name = 'LedgerBusyError';
 }

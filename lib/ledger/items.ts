@@ -34,6 +34,7 @@ export function toRunRecord(
     breaker: item.breaker as RunRecord['breaker'],
     reason: item.reason as string | undefined,
     executionArn: item.executionArn as string | undefined,
+    sourceDatetime: item.sourceDatetime as string | undefined,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };

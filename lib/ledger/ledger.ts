@@ -19,6 +19,8 @@ export interface NewRun {
   readonly total: number;
   readonly executionArn?: string;
   readonly reason?: string;
+  /** The source's own date, when its header records one (the STAC items' `datetime`). */
+  readonly sourceDatetime?: string;
 }
 
 export interface RunPatch {
@@ -65,8 +67,11 @@ export interface Ledger {
   getMetatile(runId: string, metatileId: string): Promise<MetatileRecord | undefined>;
   /** The records of these metatiles (batched reads); absent ones were never touched. */
   getMetatiles(runId: string, metatileIds: readonly string[]): Promise<Map<string, MetatileRecord>>;
-  /** Every metatile record of a run (one Query per run, paged). */
-  listMetatiles(runId: string): AsyncIterable<MetatileRecord>;
+  /**
+   * Every metatile record of a run, in no particular order (one Query per run, paged; with
+   * `parallel`, sixteen side by side: a run's finalize reads a million sub-tiles' markers).
+   */
+  listMetatiles(runId: string, options?: { readonly parallel?: boolean }): AsyncIterable<MetatileRecord>;
 
   /** Conditional: not done, and unclaimed or its lease expired. One write. */
   claim(runId: string, metatile: Metatile, owner: string, leaseMs: number): Promise<ClaimResult>;
@@ -100,9 +105,10 @@ export interface Ledger {
   ): Promise<void>;
   /**
    * An operator's re-drive: parked, cancelled and failed metatiles, and claims whose lease
-   * expired, go back to QUEUED with a fresh budget; returns the metatiles to re-send.
+   * expired, go back to QUEUED with a fresh budget; returns the metatiles to re-send. With
+   * `only`, just the stopped metatiles it accepts (no claims).
    */
-  unpark(runId: string): Promise<Metatile[]>;
+  unpark(runId: string, only?: (record: MetatileRecord) => boolean): Promise<Metatile[]>;
   /**
    * Frees leases that expired before `now`, in every run whatever its state (the reaper; a
    * backstop only): back to QUEUED in a running run, parked or cancelled in a stopped one.

@@ -6,8 +6,9 @@ import type { Ledger } from './ledger.js';
 export async function* listTiles(
   ledger: Pick<Ledger, 'listMetatiles'>,
   runId: string,
+  options?: { readonly parallel?: boolean },
 ): AsyncIterable<TileRecord> {
-  for await (const record of ledger.listMetatiles(runId)) yield* tilesOf(record);
+  for await (const record of ledger.listMetatiles(runId, options)) yield* tilesOf(record);
 }
 
 /** Metatiles of a run held by a claim right now (live or expired lease). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runIdSchema } from '../model/ids.js';
+import { MAX_TILES_PER_MESSAGE } from '../model/message.js';
 
 /** Lines per manifest object: ~3 MB of JSON Lines, small enough to build in a Lambda's memory. */
 export const MANIFEST_PART_LINES = 50_000;
@@ -21,6 +22,9 @@ export const manifestRefSchema = z
     runId: runIdSchema,
     total: z.number().int().min(0),
     parts: z.array(manifestPartSchema).max(10_000),
+    // The run's grouping into metatiles, fixed at its split: every enqueue (a re-drive's too) and
+    // every reader that finds a tile's claim item groups the same way. Absent: the maximum.
+    tilesPerMessage: z.number().int().min(1).max(MAX_TILES_PER_MESSAGE).optional(),
   })
   .strict()
   .refine((m) => m.parts.reduce((n, p) => n + p.tiles, 0) === m.total, {

@@ -15,6 +15,8 @@ export interface WriteManifestOptions {
   readonly operation: string;
   readonly paramsVersion: string;
   readonly partLines?: number;
+  /** Sub-tiles per work message, recorded on the reference (absent: the maximum). */
+  readonly tilesPerMessage?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -68,7 +70,12 @@ export async function writeManifest(
   if (lines.length > 0) await flush();
   await uploading;
 
-  const ref: ManifestRef = { runId, total: parts.reduce((n, p) => n + p.tiles, 0), parts };
+  const ref: ManifestRef = {
+    runId,
+    total: parts.reduce((n, p) => n + p.tiles, 0),
+    parts,
+    ...(options.tilesPerMessage ? { tilesPerMessage: options.tilesPerMessage } : {}),
+  };
   await store.putText(manifestIndexKey(runId), JSON.stringify(ref), {
     contentType: 'application/json',
     signal,

@@ -30,7 +30,12 @@ export function tileIdFor(
   return hex([runId, operation, paramsVersion, tile.z, tile.x, tile.y], 16);
 }
 
+/** Where a run's sub-tiles are stored (and nothing else of it: docs/architecture.md, "Finalize and outputs"). */
+export function tilesPrefix(runId: string): string {
+  return `tiles/${runId}/`;
+}
+
 /** Output object key of a sub-tile: derived, never taken from any input path. */
 export function tileOutputKey(runId: string, tile: { z: number; x: number; y: number }): string {
-  return `tiles/${runId}/${tile.z}/${tile.x}/${tile.y}.tif`;
+  return `${tilesPrefix(runId)}${tile.z}/${tile.x}/${tile.y}.tif`;
 }

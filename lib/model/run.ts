@@ -9,8 +9,9 @@ export const STOPPED_RUN_STATUSES: readonly RunStatus[] = ['DRAINING', 'CANCELLE
 export const TILE_STATES = ['QUEUED', 'CLAIMED', 'DONE', 'FAILED', 'PARKED', 'CANCELLED'] as const;
 export type TileState = (typeof TILE_STATES)[number];
 
-export const OPERATIONS = ['raster-xyz', 'pointcloud-dtm'] as const;
-export type OperationName = (typeof OPERATIONS)[number];
+/** The names a run may record as its operation (a job's `operation`); the worker maps them to code. */
+export const OPERATION_NAMES = ['raster-xyz', 'pointcloud-dtm'] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
 
 export interface SourceRef {
   readonly bucket: string;
@@ -47,6 +48,8 @@ export interface RunRecord {
   readonly breaker?: 'CLOSED' | 'OPEN';
   readonly reason?: string;
   readonly executionArn?: string;
+  /** The source's own date, when its header records one (TIFF DateTime, LAS creation day). */
+  readonly sourceDatetime?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -83,6 +86,17 @@ export interface MetatileRecord {
   readonly durationMs?: number;
   /** When the record last changed (for a DONE metatile: when its marker was written). */
   readonly updatedAt?: string;
+}
+
+/**
+ * A claim whose lease ran out: its worker died or stalled, so the metatile is stranded until
+ * someone takes it back (a redelivery, an unpark, the reaper). A claim without a lease is one.
+ */
+export function isExpiredClaim(
+  record: Pick<MetatileRecord, 'state' | 'leaseUntil'> | undefined,
+  now: number,
+): boolean {
+  return record?.state === 'CLAIMED' && (record.leaseUntil ?? 0) < now;
 }
 
 /** One sub-tile as the ledger sees it: its metatile's state, and its own output once marked. */

@@ -67,7 +67,7 @@ async function chooseEngine(wanted: string | undefined): Promise<PointcloudEngin
 }
 
 /**
- * The point-cloud default operation (DESIGN.md): the ground of an XYZ tile's neighbourhood,
+ * The point-cloud default operation (docs/architecture.md, "Defaults and models"): the ground of an XYZ tile's neighbourhood,
  * interpolated to a 256×256 Float32 DTM in EPSG:3857 over exactly the tile, nodata -9999,
  * DEFLATE. Z stays in the source's vertical unit (feet for US State Plane surveys), as PDAL's
  * reprojection to a horizontal CRS leaves it.

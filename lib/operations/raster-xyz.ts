@@ -1,6 +1,7 @@
 import type { TileTask } from '../model/tile.js';
 import type { Bounds } from '../tiling/tile-bounds.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
+import { gtiffWarpArgv, mercatorGridArgs } from '../tiling/warp-args.js';
 import { InvalidOperationParamsError } from './errors.js';
 import { metatileLayouts } from './metatile-layout.js';
 import type { BlockContext, Operation, OperationContext } from './operation.js';
@@ -9,9 +10,9 @@ export const TILE_SIZE = 256;
 const RESAMPLING = new Set(['near', 'bilinear', 'cubic', 'cubicspline', 'lanczos', 'average', 'mode']);
 
 /**
- * The warp of the raster default (DESIGN.md's seed command) over `bounds` at `width` × `height`
- * pixels, without format, source or destination: shared by the per-tile gdalwarp argv and the
- * metatile engine, so both make the same pixels.
+ * The warp of the raster default (docs/architecture.md, "Metatiles") over `bounds` at `width` ×
+ * `height` pixels, without format, source or destination: shared by the per-tile gdalwarp argv
+ * and the metatile engine, so both make the same pixels.
  */
 export function rasterWarpOptions(
   bounds: Bounds,
@@ -24,19 +25,10 @@ export function rasterWarpOptions(
   // reaching argv (no option injection even if a caller skipped validation).
   if (!RESAMPLING.has(resampling)) throw new InvalidOperationParamsError(`unknown resampling ${resampling}`);
   return [
-    '-t_srs',
-    'EPSG:3857',
-    '-te',
-    String(bounds.minX),
-    String(bounds.minY),
-    String(bounds.maxX),
-    String(bounds.maxY),
-    '-ts',
-    String(width),
-    String(height),
+    ...mercatorGridArgs(bounds, width, height),
     '-r',
     resampling,
-    // Clamped by GDAL to the type's range for integer sources (0 for Byte), as the seed's command is.
+    // Clamped by GDAL to the type's range for integer sources (0 for Byte): nodata is 0 there.
     '-dstnodata',
     '-9999',
     // The exact transformer: with GDAL's default approximation (-et 0.125) a pixel's value
@@ -50,16 +42,11 @@ export function rasterWarpOptions(
 /** The per-tile gdalwarp argv: one XYZ tile, 256×256, EPSG:3857, DEFLATE. */
 export function rasterXyzArgs(ctx: OperationContext): string[] {
   const { z, x, y } = ctx.tile;
-  return [
-    '-q',
-    '-of',
-    'GTiff',
-    ...rasterWarpOptions(tileBounds(z, x, y), TILE_SIZE, TILE_SIZE, ctx.params),
-    '-co',
-    'COMPRESS=DEFLATE',
+  return gtiffWarpArgv(
+    rasterWarpOptions(tileBounds(z, x, y), TILE_SIZE, TILE_SIZE, ctx.params),
     ctx.source,
     ctx.output,
-  ];
+  );
 }
 
 /** The metatile engine's spec for each warp of a block: one argv element of JSON per process. */

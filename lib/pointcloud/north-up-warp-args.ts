@@ -1,4 +1,5 @@
 import type { Bounds } from '../tiling/tile-bounds.js';
+import { gtiffWarpArgv, mercatorGridArgs } from '../tiling/warp-args.js';
 import { NODATA, TILE_PIXELS } from './dtm-grid.js';
 
 /**
@@ -8,30 +9,18 @@ import { NODATA, TILE_PIXELS } from './dtm-grid.js';
  * (3.6 writes south-up when a layer has no points); gdalwarp always writes north-up.
  */
 export function northUpWarpArgs(source: string, bounds: Bounds, output: string): string[] {
-  const { minX, minY, maxX, maxY } = bounds;
-  return [
-    '-q',
-    '-of',
-    'GTiff',
-    '-t_srs',
-    'EPSG:3857',
-    '-te',
-    String(minX),
-    String(minY),
-    String(maxX),
-    String(maxY),
-    '-ts',
-    String(TILE_PIXELS),
-    String(TILE_PIXELS),
-    '-r',
-    'near',
-    '-srcnodata',
-    String(NODATA),
-    '-dstnodata',
-    String(NODATA),
-    '-co',
-    'COMPRESS=DEFLATE',
+  const nodata = String(NODATA);
+  return gtiffWarpArgv(
+    [
+      ...mercatorGridArgs(bounds, TILE_PIXELS, TILE_PIXELS),
+      '-r',
+      'near',
+      '-srcnodata',
+      nodata,
+      '-dstnodata',
+      nodata,
+    ],
     source,
     output,
-  ];
+  );
 }

@@ -1,13 +1,14 @@
+import { GeohubError } from '../errors/geohub-error.js';
+
 /** The tool could not be started at all (not installed, not executable). */
-export class ToolStartError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ToolStartError';
-  }
+export class ToolStartError extends GeohubError {
+  override readonly name = 'ToolStartError';
 }
 
 /** The tool ran and failed: a non-zero exit, or a signal we did not send (e.g. the OOM killer). */
-export class ToolExitError extends Error {
+export class ToolExitError extends GeohubError {
+  override readonly name = 'ToolExitError';
+
   constructor(
     message: string,
     readonly exitCode: number | undefined,
@@ -16,34 +17,28 @@ export class ToolExitError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'ToolExitError';
   }
 }
 
 /** The attempt's budget ran out; the process group was terminated. */
-export class ToolTimeoutError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ToolTimeoutError';
-  }
+export class ToolTimeoutError extends GeohubError {
+  override readonly name = 'ToolTimeoutError';
 }
 
 /** The caller cancelled (its AbortSignal fired); the process group was terminated. */
-export class ToolCancelledError extends Error {
+export class ToolCancelledError extends GeohubError {
+  override readonly name = 'ToolCancelledError';
+
   constructor(
     message: string,
     readonly reason: unknown,
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'ToolCancelledError';
   }
 }
 
 /** A process group outlived SIGKILL: something is badly wrong with the machine; stop taking work. */
-export class ProcessGroupSurvivedError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ProcessGroupSurvivedError';
-  }
+export class ProcessGroupSurvivedError extends GeohubError {
+  override readonly name = 'ProcessGroupSurvivedError';
 }

@@ -9,6 +9,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { RequestOptions } from '../store/object-store.js';
+import { QueueError } from './errors.js';
 import type { SendResult, WorkQueue } from './work-queue.js';
 
 const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
@@ -16,6 +17,11 @@ const BATCH = 10;
 const SEND_ATTEMPTS = 5;
 
 export interface SqsQueueOptions {
+  /**
+   * Where deadLetter() sends a message. A dead-letter queue itself has none: the messages it
+   * holds go back to the work queue (redrive), never further.
+   */
+  readonly deadLetterQueueUrl?: string;
   readonly sleep?: (ms: number) => Promise<void>;
   /** The client's bound on one request (config.requestTimeoutMs); a long poll gets its wait on top. */
   readonly requestTimeoutMs?: number;
@@ -24,12 +30,8 @@ export interface SqsQueueOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The WorkQueue on SQS (or the local SQS emulator, through the client's endpoint). */
-export function createSqsQueue(
-  sqs: SQSClient,
-  queueUrl: string,
-  deadLetterQueueUrl: string,
-  options: SqsQueueOptions = {},
-): WorkQueue {
+export function createSqsQueue(sqs: SQSClient, queueUrl: string, options: SqsQueueOptions = {}): WorkQueue {
+  const { deadLetterQueueUrl } = options;
   const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
@@ -138,6 +140,7 @@ export function createSqsQueue(
     },
 
     async deadLetter(message, reason, requestOptions) {
+      if (!deadLetterQueueUrl) throw new QueueError(`${queueUrl} has no dead-letter queue to send to`);
       await sqs.send(
         new SendMessageCommand({
           QueueUrl: deadLetterQueueUrl,

@@ -1,63 +1,41 @@
+import { GeohubError } from '../errors/geohub-error.js';
+
 /** The source object does not exist (or is not visible to us). */
-export class SourceNotFoundError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SourceNotFoundError';
-  }
+export class SourceNotFoundError extends GeohubError {
+  override readonly name = 'SourceNotFoundError';
 }
 
 /** The source object has no bytes at all. */
-export class EmptySourceError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'EmptySourceError';
-  }
+export class EmptySourceError extends GeohubError {
+  override readonly name = 'EmptySourceError';
 }
 
 /** The bytes are neither a (Big)TIFF nor a LAS/LAZ file, whatever the name says. */
-export class UnrecognisedFormatError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'UnrecognisedFormatError';
-  }
+export class UnrecognisedFormatError extends GeohubError {
+  override readonly name = 'UnrecognisedFormatError';
 }
 
 /** The file ends before its own header says it does (an interrupted upload or copy). */
-export class TruncatedSourceError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'TruncatedSourceError';
-  }
+export class TruncatedSourceError extends GeohubError {
+  override readonly name = 'TruncatedSourceError';
 }
 
 /** The header is present but does not parse: the file is damaged or is not what its magic says. */
-export class CorruptHeaderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CorruptHeaderError';
-  }
+export class CorruptHeaderError extends GeohubError {
+  override readonly name = 'CorruptHeaderError';
 }
 
 /** The header parses but claims something no real file has (10^9 × 10^9 pixels, NaN bounds, …). */
-export class ImplausibleHeaderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ImplausibleHeaderError';
-  }
+export class ImplausibleHeaderError extends GeohubError {
+  override readonly name = 'ImplausibleHeaderError';
 }
 
 /** A valid file of a kind geohub does not process (GCP georeferencing, …). */
-export class UnsupportedSourceError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'UnsupportedSourceError';
-  }
+export class UnsupportedSourceError extends GeohubError {
+  override readonly name = 'UnsupportedSourceError';
 }
 
 /** The object store failed while we read the header (network, throttling): worth a retry. */
-export class SourceReadError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SourceReadError';
-  }
+export class SourceReadError extends GeohubError {
+  override readonly name = 'SourceReadError';
 }

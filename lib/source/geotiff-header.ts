@@ -6,6 +6,7 @@ import { ImplausibleHeaderError, TruncatedSourceError, UnsupportedSourceError } 
 import { type CrsGeoKeys, crsFromGeoKeys } from './geokeys-crs.js';
 import { geoTiffSourceFor } from './geotiff-source.js';
 import { checkRasterSize } from './header-limits.js';
+import { tiffDatetime } from './source-datetime.js';
 import type { GeoTransform, RasterHeader } from './source-header.js';
 
 const TYPE_NAMES: Readonly<Record<number, Readonly<Record<number, string>>>> = {
@@ -122,6 +123,7 @@ export async function readGeoTiffHeader(
   const geoTransform = geoTransformOf(image, keys, where);
   await checkDataPresent(image, reader.size, where);
   const corners = geoTransform ? cornersOf(geoTransform, width, height) : undefined;
+  const fd = image.getFileDirectory();
   return {
     kind: 'raster',
     format: format === 'bigtiff' ? 'bigtiff' : 'geotiff',
@@ -136,5 +138,6 @@ export async function readGeoTiffHeader(
     corners,
     bbox: corners ? bboxOfPoints(corners) : undefined,
     crs: crsFromGeoKeys(keys),
+    datetime: fd.hasTag('DateTime') ? tiffDatetime(await fd.loadValue('DateTime')) : undefined,
   };
 }

@@ -6,6 +6,7 @@ import { CorruptHeaderError, TruncatedSourceError } from './errors.js';
 import { checkPointCloud } from './header-limits.js';
 import { crsFromLasVlrs } from './las-crs.js';
 import { LAS_HEADER_LENGTH, parseLasPublicHeader } from './las-public-header.js';
+import { lasCreationDate } from './source-datetime.js';
 import type { PointCloudHeader } from './source-header.js';
 
 /** The LAS 1.0–1.2 public header block; 1.3 extends it to 235 bytes, 1.4 to 375. */
@@ -105,5 +106,6 @@ export async function readLasHeader(reader: BlockReader, where: string): Promise
     ])!,
     zRange: [minZ, maxZ],
     crs,
+    datetime: lasCreationDate(header.fileCreationDayOfYear, header.fileCreationYear),
   };
 }

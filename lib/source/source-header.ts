@@ -23,6 +23,8 @@ export interface RasterHeader {
   /** Bounding box of the corners, in the source CRS. */
   readonly bbox: Bbox | undefined;
   readonly crs: CrsRef | undefined;
+  /** The source's own date (TIFF DateTime, ISO 8601 UTC), when it records a plausible one. */
+  readonly datetime?: string;
 }
 
 export interface PointCloudHeader {
@@ -39,6 +41,8 @@ export interface PointCloudHeader {
   readonly bbox: Bbox;
   readonly zRange: readonly [number, number];
   readonly crs: CrsRef | undefined;
+  /** The file's creation day (header day of year and year, ISO 8601 UTC), when plausible. */
+  readonly datetime?: string;
 }
 
 export type SourceHeader = RasterHeader | PointCloudHeader;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { OPERATIONS, type OperationName } from '../model/run.js';
+import { OPERATION_NAMES, type OperationName } from '../model/run.js';
 import { InvalidJobParamsError } from './errors.js';
 
 /**
@@ -18,7 +18,7 @@ export const RESAMPLING_METHODS = [
 ] as const;
 export type Resampling = (typeof RESAMPLING_METHODS)[number];
 
-/** The seed's default for raster-xyz. */
+/** raster-xyz's resampling unless a job says otherwise (docs/architecture.md, "Defaults and models"). */
 export const DEFAULT_RESAMPLING: Resampling = 'bilinear';
 export const MAX_JOB_ZOOM = 22;
 /** A sidecar is a few dozen bytes; anything larger is not one we should parse. */
@@ -37,7 +37,9 @@ export const tileParamsSchema = z
   .strict();
 
 /** The `<key>.job.json` sidecar: the operation and its parameters, all optional. */
-export const jobParamsSchema = tileParamsSchema.extend({ operation: z.enum(OPERATIONS).optional() }).strict();
+export const jobParamsSchema = tileParamsSchema
+  .extend({ operation: z.enum(OPERATION_NAMES).optional() })
+  .strict();
 
 export type TileParams = z.infer<typeof tileParamsSchema>;
 export type JobParams = z.infer<typeof jobParamsSchema>;

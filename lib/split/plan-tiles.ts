@@ -11,7 +11,7 @@ import { tileRanges } from '../tiling/tile-ranges.js';
 import { EmptyFootprintError, MissingCrsError, NotGeoreferencedError, TooManyTilesError } from './errors.js';
 import { MAX_JOB_ZOOM } from './job-params.js';
 
-/** Default cap on sub-tiles per run: a million must work (DESIGN.md), ten million is a mistake. */
+/** Default cap on sub-tiles per run: a million must work, ten million is a mistake (docs/architecture.md, "Defaults and models"). */
 export const DEFAULT_MAX_TILES = 1_000_000;
 
 export interface TilePlan {

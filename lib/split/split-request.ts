@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OPERATIONS } from '../model/run.js';
+import { OPERATION_NAMES } from '../model/run.js';
 import { InvalidSplitRequestError } from './errors.js';
 import { tileParamsSchema } from './job-params.js';
 
@@ -28,7 +28,7 @@ export const splitRequestSchema = z.object({
     })
     .strict(),
   /** Absent: chosen from the source's kind (raster-xyz for rasters, pointcloud-dtm for point clouds). */
-  operation: z.enum(OPERATIONS).optional(),
+  operation: z.enum(OPERATION_NAMES).optional(),
   params: tileParamsSchema.default({}),
   executionArn: z.string().min(1).max(2048).optional(),
 });

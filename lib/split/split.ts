@@ -22,6 +22,8 @@ export interface SplitDeps {
   readonly maxTiles?: number;
   /** Lines per manifest part (default MANIFEST_PART_LINES); tests make it small. */
   readonly partLines?: number;
+  /** Sub-tiles per work message for this run (GEOHUB_TILES_PER_MESSAGE; default the maximum). */
+  readonly tilesPerMessage?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -90,6 +92,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     paramsVersion: version,
     total: 0,
     executionArn: request.executionArn,
+    sourceDatetime: header.datetime,
   });
   if (created === 'exists') {
     const existing = await ledger.getRun(runId);
@@ -109,6 +112,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     operation,
     paramsVersion: version,
     partLines: deps.partLines,
+    tilesPerMessage: deps.tilesPerMessage,
     signal,
   });
   const updated = await ledger.updateRun(runId, { status: 'RUNNING', total: manifest.total }, SPLITTABLE);

@@ -30,6 +30,12 @@ export function bboxCorners(bbox: Bbox): Point[] {
   ];
 }
 
+/** A box as a GeoJSON polygon: one closed ring, counter-clockwise (RFC 7946's exterior ring). */
+export function bboxPolygon(bbox: Bbox) {
+  const corners = bboxCorners(bbox);
+  return { type: 'Polygon' as const, coordinates: [[...corners, corners[0]!]] };
+}
+
 /** True when the box has a positive area (a line or a point covers no tile). */
 export function hasArea(bbox: Bbox): boolean {
   return bbox[2] > bbox[0] && bbox[3] > bbox[1];

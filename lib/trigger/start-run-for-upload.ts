@@ -1,5 +1,5 @@
-import type { ExecutionStarter } from '../coordination/execution-starter.js';
 import { recordFailedRun } from '../coordination/fail-run.js';
+import type { ExecutionStarter } from '../executions/execution-starter.js';
 import type { ExecutionChain } from '../ledger/execution-chain.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { runIdFor } from '../model/ids.js';

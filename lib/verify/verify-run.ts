@@ -1,5 +1,6 @@
 import type { Ledger } from '../ledger/ledger.js';
 import { listTiles } from '../ledger/tile-records.js';
+import { tilesPrefix } from '../model/ids.js';
 import type { ObjectStore } from '../store/object-store.js';
 
 export interface VerifyReport {
@@ -17,7 +18,7 @@ export interface VerifyReport {
 /** Compares the run's markers with the objects they claim exist: one Query and one listing. */
 export async function verifyRun(ledger: Ledger, store: ObjectStore, runId: string): Promise<VerifyReport> {
   const objects = new Map<string, string>();
-  for await (const o of store.list(`tiles/${runId}/`)) objects.set(o.key, o.etag);
+  for await (const o of store.list(tilesPrefix(runId))) objects.set(o.key, o.etag);
   let markers = 0;
   const gaps: VerifyReport['gaps'][number][] = [];
   const marked = new Set<string>();

@@ -1,42 +1,13 @@
-import type { WorkerPool } from '../pool/worker-pool.js';
+import { type ChooseVictim, type KillSchedule, killLoop } from './kill-loop.js';
 
-export interface KillCounts {
-  sigkill: number;
-  sigterm: number;
-}
+export type { KillCounts } from './kill-loop.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A random live worker, SIGKILL or SIGTERM at even odds. */
+const anyWorker: ChooseVictim = (live, rand) => {
+  if (live.length === 0) return undefined;
+  const victim = live[Math.floor(rand() * live.length)]!;
+  return { pid: victim.pid, signal: rand() < 0.5 ? 'SIGKILL' : 'SIGTERM' };
+};
 
-/**
- * Until `ended` resolves, the deadline passes or `maxKills` were dealt: after a pause drawn in
- * [min, max] ms, a random live worker gets SIGKILL or SIGTERM (even odds). The same random
- * stream replays the schedule.
- */
-export async function killWorkers(
-  pool: WorkerPool,
-  ended: Promise<unknown>,
-  isEnded: () => boolean,
-  every: readonly [number, number],
-  rand: () => number,
-  deadline: number,
-  maxKills = Number.POSITIVE_INFINITY,
-): Promise<KillCounts> {
-  const kills: KillCounts = { sigkill: 0, sigterm: 0 };
-  while (!isEnded() && Date.now() < deadline && kills.sigkill + kills.sigterm < maxKills) {
-    const [min, max] = every;
-    await Promise.race([ended, sleep(min + rand() * (max - min))]);
-    if (isEnded()) break;
-    const live = pool.activity();
-    if (live.length === 0) continue;
-    const victim = live[Math.floor(rand() * live.length)]!;
-    const signal = rand() < 0.5 ? 'SIGKILL' : 'SIGTERM';
-    try {
-      process.kill(victim.pid, signal);
-      if (signal === 'SIGKILL') kills.sigkill += 1;
-      else kills.sigterm += 1;
-    } catch {
-      // it exited on its own a moment ago
-    }
-  }
-  return kills;
-}
+/** Kills random workers on the chaos schedule (kill-loop.ts). */
+export const killWorkers = (...schedule: KillSchedule) => killLoop(anyWorker, ...schedule);

@@ -1,5 +1,6 @@
 import { findFiles } from '../../lib/fs/find-files.js';
 import { listTiles } from '../../lib/ledger/tile-records.js';
+import { allManifestTiles } from '../../lib/manifest/walk-manifest.js';
 import { METATILES_IN_FLIGHT_PER_WORKER } from '../../lib/model/metatile.js';
 import type { RunCounters, TileRecord } from '../../lib/model/run.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
@@ -12,7 +13,6 @@ import { seededRandom } from '../faults/seeded-random.js';
 import type { CapacitySettings, CapacityView } from '../hub/capacity-controller.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { type KillCounts, killWorkers } from './kill-workers.js';
-import { manifestTiles } from './manifest-tiles.js';
 import { reclaimSpotWorkers } from './reclaim-spot-workers.js';
 
 export interface ChaosOptions {
@@ -149,7 +149,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const records: TileRecord[] = [];
     for await (const t of listTiles(hub.ledger, runId)) records.push(t);
-    const planned = await manifestTiles(hub.store, runId);
+    const planned = await allManifestTiles(hub.store, runId);
     const ids = new Set(records.map((t) => t.tileId));
     const metatiles = new Set(records.map((t) => t.metatileId));
     const largest = Math.max(

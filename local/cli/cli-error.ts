@@ -1,11 +1,14 @@
+import { GeohubError } from '../../lib/errors/geohub-error.js';
+
 /** Ends the CLI with one clear line (no stack trace unless --verbose) and a chosen exit code. */
-export class CliError extends Error {
+export class CliError extends GeohubError {
+  override readonly name = 'CliError';
+
   constructor(
     message: string,
     readonly exitCode = 1,
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'CliError';
   }
 }

@@ -4,6 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { localTileHrefs, runOutputPrefix } from '../../lib/coordination/run-outputs.js';
+import { tilesPrefix } from '../../lib/model/ids.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { CliError } from './cli-error.js';
 import { OUTPUT_MARKER } from './output-dir.js';
@@ -55,7 +56,7 @@ export async function copyRunOutputs(store: ObjectStore, runId: string, dir: str
     }
   };
   try {
-    await copy(`tiles/${runId}/`, async (key, staged) => {
+    await copy(tilesPrefix(runId), async (key, staged) => {
       await store.download(key, staged);
     });
     const outputs = runOutputPrefix(runId);

@@ -47,6 +47,7 @@ export function dynamodbFaults(options: DynamoFaultOptions): FaultDecider {
   // Writes and transactions in flight per item: how many, and how many are transactions.
   const inFlight = new Map<string, { all: number; transactions: number }>();
   const perSecond = new Map<string, { second: number; reads: number; writes: number }>();
+  let transactWrites = 0;
 
   const idOf = (table: string, item: Item | undefined): string => {
     const names = options.keyNames[table] ?? Object.keys(item ?? {}).sort();
@@ -133,7 +134,15 @@ export function dynamodbFaults(options: DynamoFaultOptions): FaultDecider {
     if (transaction) {
       // Two transactions conflict on any shared item; a transaction and a write likewise.
       const busy = items.map((t) => inFlight.has(t.id));
-      if (!busy.some(Boolean) && op === 'TransactWriteItems' && random() < rates.conflict && items.length > 0)
+      if (op === 'TransactWriteItems') transactWrites += 1;
+      const scheduled =
+        rates.conflictEvery > 0 && op === 'TransactWriteItems' && transactWrites % rates.conflictEvery === 0;
+      if (
+        !busy.some(Boolean) &&
+        op === 'TransactWriteItems' &&
+        (scheduled || random() < rates.conflict) &&
+        items.length > 0
+      )
         busy[Math.floor(random() * items.length)] = true;
       if (busy.some(Boolean)) {
         const codes: CancellationCode[] = busy.map((b) => (b ? 'TransactionConflict' : 'None'));

@@ -8,6 +8,7 @@ const perSecond = z.coerce.number().int().positive();
 const schema = z.object({
   GEOHUB_FAULT_SEED: z.coerce.number().int().default(1),
   GEOHUB_FAULT_DYNAMODB_CONFLICT: rate.default(0),
+  GEOHUB_FAULT_DYNAMODB_CONFLICT_EVERY: z.coerce.number().int().min(0).default(0),
   GEOHUB_FAULT_DYNAMODB_THROTTLE: rate.default(0),
   GEOHUB_FAULT_DYNAMODB_500: rate.default(0),
   // DynamoDB's per-partition limits (docs.aws.amazon.com, "partitions and data distribution").
@@ -29,6 +30,11 @@ export interface FaultRates {
   readonly dynamodb: {
     /** Probability that a TransactWriteItems is cancelled for TransactionConflict. */
     readonly conflict: number;
+    /**
+     * Every n-th TransactWriteItems is cancelled for TransactionConflict as well (0: none): a
+     * floor under the random rate, so a short run is sure to meet the fault it is testing.
+     */
+    readonly conflictEvery: number;
     /** Probability that a request is throttled. */
     readonly throttle: number;
     readonly serverError: number;
@@ -53,6 +59,7 @@ export function parseFaultRates(env: Env): FaultRates {
     seed: e.GEOHUB_FAULT_SEED,
     dynamodb: {
       conflict: e.GEOHUB_FAULT_DYNAMODB_CONFLICT,
+      conflictEvery: e.GEOHUB_FAULT_DYNAMODB_CONFLICT_EVERY,
       throttle: e.GEOHUB_FAULT_DYNAMODB_THROTTLE,
       serverError: e.GEOHUB_FAULT_DYNAMODB_500,
       keyWritesPerSecond: e.GEOHUB_FAULT_DYNAMODB_KEY_WRITES_PER_S,

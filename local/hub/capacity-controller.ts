@@ -7,7 +7,7 @@ import {
   createCapacityPolicy,
 } from '../../lib/cost/capacity-policy.js';
 import { DEFAULT_ESTIMATE } from '../../lib/cost/run-estimate.js';
-import { SEED_ASSUMPTIONS } from '../../lib/cost/spot-cost.js';
+import { DEFAULT_SPOT_ASSUMPTIONS } from '../../lib/cost/spot-cost.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import type { Logger } from '../../lib/log/logger.js';
 import type { WorkerPool } from '../pool/worker-pool.js';
@@ -34,7 +34,7 @@ export interface CapacityView {
  * The local stand-in for the capacity choice on AWS: reads the running runs' counters from the
  * ledger, asks the fallback policy (lib/cost/capacity-policy.ts) and sets the pool's capacity.
  * Locally an interruption costs a worker restart (about a second here), not minutes: the
- * assumptions say so, the rest is the seed's cost model.
+ * assumptions say so, the rest is the spot cost model (docs/architecture.md, "Defaults and models").
  */
 export function startCapacityController(
   deps: { ledger: Ledger; pool: WorkerPool; log?: Logger },
@@ -44,7 +44,11 @@ export function startCapacityController(
     windowMs: 30_000,
     minAttempts: 8,
     ...settings,
-    assumptions: settings.assumptions ?? { ...SEED_ASSUMPTIONS, warningMinutes: 2, restartMinutes: 1.5 / 60 },
+    assumptions: settings.assumptions ?? {
+      ...DEFAULT_SPOT_ASSUMPTIONS,
+      warningMinutes: 2,
+      restartMinutes: 1.5 / 60,
+    },
   });
   const durations: number[] = [];
   const claimed = new Map<string, number>();

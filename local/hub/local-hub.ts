@@ -9,18 +9,15 @@ import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
 import { onUploadTask } from '../../functions/on-upload.js';
 import { reapActiveRuns } from '../../functions/reaper.js';
 import { splitTask } from '../../functions/split.js';
-import { createAwsClients } from '../../lib/aws/clients.js';
+import { createAdapters } from '../../lib/adapters/create-adapters.js';
 import type { Config } from '../../lib/config/config.js';
 import { redrive } from '../../lib/coordination/redrive.js';
-import { createDynamoLedger } from '../../lib/ledger/dynamodb-ledger.js';
-import { createDynamoExecutionChain, type ExecutionChain } from '../../lib/ledger/execution-chain.js';
+import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import type { Logger } from '../../lib/log/logger.js';
-import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
-import { createS3Store } from '../../lib/store/s3-store.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
 import type { FaultRates } from '../faults/fault-rates.js';
@@ -103,22 +100,13 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const config = {
       ...stack.config,
       breaker: options.breaker ?? stack.config.breaker,
+      tilesPerMessage: options.tilesPerMessage ?? stack.config.tilesPerMessage,
       loopEventBudget: options.historyLimit
         ? Math.min(stack.config.loopEventBudget, Math.floor(options.historyLimit * 0.6))
         : stack.config.loopEventBudget,
     };
-    const clients = createAwsClients(config, { onRequest: options.onAwsRequest });
-    const ledger = createDynamoLedger(clients.documents, config.table);
-    const store = createS3Store(clients.s3, config.bucket);
-    const bounds = { requestTimeoutMs: config.requestTimeoutMs };
-    const queue = createSqsQueue(clients.sqs, config.queueUrl, config.deadLetterQueueUrl, bounds);
-    const deadLetters = createSqsQueue(
-      clients.sqs,
-      config.deadLetterQueueUrl,
-      config.deadLetterQueueUrl,
-      bounds,
-    );
-    const chain = createDynamoExecutionChain(clients.documents, config.table);
+    const adapters = createAdapters(config, { onRequest: options.onAwsRequest });
+    const { clients, ledger, chain, store, queue, deadLetters } = adapters;
     const deps = { config, clients, ledger, chain, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
@@ -131,7 +119,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       definition: readDefinition(),
       handlers: {
         Split: task('split', splitTask(deps)),
-        Enqueue: task('enqueue', enqueueTask({ ...deps, tilesPerMessage: options.tilesPerMessage })),
+        Enqueue: task('enqueue', enqueueTask(deps)),
         CheckProgress: task('check-progress', checkProgressTask(deps)),
         Drain: task('drain', drainTask(deps)),
         Finalize: task('finalize', finalizeTask(deps)),
@@ -208,7 +196,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         await lambdas?.stop();
         await capacity?.stop();
         await pool.stop();
-        clients.destroy();
+        adapters.destroy();
         await stack.stop();
       },
     };
@@ -232,6 +220,7 @@ function startLambdas(stack: LocalStack, config: Config, options: LocalHubOption
       GEOHUB_BREAKER_FAILURE_RATIO: String(config.breaker.failureRatio),
       GEOHUB_LOOP_EVENT_BUDGET: String(config.loopEventBudget),
       GEOHUB_DRAIN_MAX_MS: String(config.maxDrainMs),
+      GEOHUB_TILES_PER_MESSAGE: String(config.tilesPerMessage),
     },
     limits,
     onRequest: options.onAwsRequest,

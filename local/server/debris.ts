@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { processTable } from '../../lib/process/process-table.js';
+import { isToolProcess } from '../../lib/process/tool-processes.js';
 
 export interface Debris {
   readonly parts: string[];
@@ -30,9 +31,7 @@ export function findDebris(
   const table = processTable();
   const live = new Set(workerPids);
   const orphans = table
-    .filter(
-      (p) => /^(gdal|ogr2ogr|pdal|geohub-pointclo)/.test(p.command) && p.state !== 'Z' && !live.has(p.ppid),
-    )
+    .filter((p) => isToolProcess(p) && !live.has(p.ppid))
     .filter((p) => ownerPid === undefined || workerIdOf(p.pid)?.endsWith(`-${ownerPid}`))
     .map((p) => ({ pid: p.pid, command: p.args.slice(0, 200), ageSeconds: Math.round(p.ageSeconds) }));
   return { parts: scratch.flatMap((d) => safeFind(d)), orphans };

@@ -1,8 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import { GeohubError } from '../../lib/errors/geohub-error.js';
 import type { LambdaLimits } from './lambda-limits.js';
 
 /** How a local invocation ended when AWS would have ended it: the error names Lambda reports. */
-export class LambdaLimitError extends Error {
+export class LambdaLimitError extends GeohubError {
+  override readonly name: 'Sandbox.Timedout' | 'Runtime.OutOfMemory';
+
   constructor(name: 'Sandbox.Timedout' | 'Runtime.OutOfMemory', message: string) {
     super(message);
     // Step Functions matches Retry and Catch on the error's name, as AWS reports it.

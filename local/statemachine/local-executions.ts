@@ -1,6 +1,6 @@
 import './polyfill.js';
 import { ExecutionAbortedError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
-import type { ExecutionStarter } from '../../lib/coordination/execution-starter.js';
+import type { ExecutionStarter } from '../../lib/executions/execution-starter.js';
 import {
   AWS_HISTORY_LIMIT,
   AWS_PAYLOAD_LIMIT_BYTES,

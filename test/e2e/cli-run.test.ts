@@ -106,7 +106,7 @@ describe('geohub run, as a new user runs it', () => {
 });
 
 describe('geohub cost and plan', () => {
-  it('cost shows the seed’s result from its stated assumptions', async () => {
+  it('cost shows the model’s result from its stated assumptions', async () => {
     const r = await runCli(['cost', '--json']);
     expect(r.code).toBe(0);
     const { rows } = JSON.parse(r.stdout) as {

@@ -246,7 +246,7 @@ describe('the run-control page of geohub up', () => {
       '/vendor/leaflet/%2e%2e/%2e%2e/package.json',
       '/vendor/leaflet/leaflet-src.js',
       '/vendor/leaflet/package.json',
-      '/page.ts',
+      '/create-page.ts',
       '/static-assets.ts',
       '//etc/passwd',
     ]) {

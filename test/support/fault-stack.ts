@@ -1,13 +1,12 @@
 import { inject, onTestFinished } from 'vitest';
-import { type AwsClients, createAwsClients } from '../../lib/aws/clients.js';
+import { type Adapters, createAdapters } from '../../lib/adapters/create-adapters.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
 import { type AwsBehaviour, startAwsBehaviour } from '../../local/faults/aws-behaviour.js';
 import { type FaultRates, parseFaultRates } from '../../local/faults/fault-rates.js';
 
-export interface FaultyStack {
+export interface FaultyStack extends Omit<Adapters, 'destroy'> {
   readonly behaviour: AwsBehaviour;
   readonly config: Config;
-  readonly clients: AwsClients;
 }
 
 /**
@@ -36,10 +35,10 @@ export async function faultyStack(
     GEOHUB_ENDPOINT_SQS: behaviour.endpoints.sqs,
     ...clientEnv,
   });
-  const clients = createAwsClients(config);
+  const adapters = createAdapters(config);
   onTestFinished(async () => {
-    clients.destroy();
+    adapters.destroy();
     await behaviour.close();
   });
-  return { behaviour, config, clients };
+  return { behaviour, config, ...adapters };
 }

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { stoppedWithItsRun } from '../../lib/coordination/stale-stops.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { outputsOf, seedLedgerRun } from './ledger-run.js';
 
@@ -53,6 +54,30 @@ export function ledgerBatchesContract(ledger: () => Ledger) {
       expect(await l.getMetatile(runId, m.id)).toMatchObject({ state: 'QUEUED', attempts: 0 });
     expect((await l.getRun(runId))?.counters).toMatchObject({ parked: 0, failed: 0, done: 3 });
     expect((await l.getMetatile(runId, live!.id))?.state).toBe('CLAIMED');
+  });
+
+  it('unpark with a filter re-drives only the stopped metatiles it accepts: no claim, no failure', async () => {
+    const l = ledger();
+    const { runId, metatiles } = await seedLedgerRun(l, 5, 2);
+    const [cancelled, withRun, overBudget, failed, stranded] = metatiles;
+    await l.park(runId, [cancelled!], 'CANCELLED', stopped);
+    await l.park(runId, [withRun!], 'PARKED', stopped);
+    await l.claim(runId, overBudget!, 'w', 60_000);
+    await l.release(runId, overBudget!, 'w', {
+      state: 'PARKED',
+      error: { class: 'DeadlineExceededError', message: 'over budget' },
+    });
+    await l.claim(runId, failed!, 'w', 60_000);
+    await l.markFailed(runId, failed!, 'w', { class: 'TileDataError', message: 'bad' });
+    await l.claim(runId, stranded!, 'dead', 1);
+    await pause(20);
+    const moved = await l.unpark(runId, stoppedWithItsRun);
+    expect(new Set(moved.map((m) => m.id))).toEqual(new Set([cancelled!.id, withRun!.id]));
+    const states = await Promise.all(metatiles.map(async (m) => (await l.getMetatile(runId, m.id))?.state));
+    expect(states).toEqual(['QUEUED', 'QUEUED', 'PARKED', 'FAILED', 'CLAIMED']);
+    expect((await l.getRun(runId))?.counters).toMatchObject({ cancelled: 0, parked: 2, failed: 2 });
+    // Twice moves nothing more.
+    expect(await l.unpark(runId, stoppedWithItsRun)).toEqual([]);
   });
 
   it('the reaper frees expired leases in every run whatever its state, and only those', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ledger } from '../../lib/ledger/ledger.js';
-import { tileIdFor } from '../../lib/model/ids.js';
+import { tileIdFor, tileOutputKey } from '../../lib/model/ids.js';
 import { type Metatile, metatileOf } from '../../lib/model/metatile.js';
 import type { TileOutput } from '../../lib/model/run.js';
 
@@ -33,9 +33,6 @@ export async function seedLedgerRun(ledger: Ledger, metatiles: number, perMetati
 /** Outputs as a worker reports them once every tile of the metatile is durable. */
 export function outputsOf(runId: string, metatile: Metatile): Map<string, TileOutput> {
   return new Map(
-    metatile.tiles.map((t) => [
-      t.id,
-      { key: `tiles/${runId}/${t.z}/${t.x}/${t.y}.tif`, etag: `e-${t.id}`, bytes: 100 },
-    ]),
+    metatile.tiles.map((t) => [t.id, { key: tileOutputKey(runId, t), etag: `e-${t.id}`, bytes: 100 }]),
   );
 }

@@ -3,6 +3,7 @@ import type { CounterField } from '../../lib/ledger/items.js';
 import type { ClaimResult, Ledger, NewRun, Release, RunPatch } from '../../lib/ledger/ledger.js';
 import type { Metatile } from '../../lib/model/metatile.js';
 import {
+  isExpiredClaim,
   type MetatileRecord,
   type RunRecord,
   type RunStatus,
@@ -58,8 +59,7 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
     const { counts, total, ...rest } = r;
     return structuredClone({ ...rest, counters: { total, ...counts } });
   };
-  const expired = (u: MetatileRecord | undefined, at = now()) =>
-    u?.state === 'CLAIMED' && (u.leaseUntil ?? 0) < at;
+  const expired = (u: MetatileRecord | undefined, at = now()) => isExpiredClaim(u, at);
   const dropLease = (u: Mutable<MetatileRecord>) => {
     delete u.owner;
     delete u.leaseUntil;
@@ -208,11 +208,11 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
     async park(runId, metatiles, state, error) {
       for (const m of metatiles) stop(runId, m, state, error);
     },
-    async unpark(runId) {
+    async unpark(runId, only) {
       const moved: Metatile[] = [];
       for (const u of unitsOf(runId).values()) {
         const counter = COUNTER_OF[u.state];
-        if (!counter && !expired(u)) continue;
+        if (only ? !counter || !only(copy(u)) : !counter && !expired(u)) continue;
         if (counter) count(runId, counter, -u.tiles.length);
         dropLease(u);
         Object.assign(u, { state: 'QUEUED', attempts: 0 });

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { createAdapters } from '../../lib/adapters/create-adapters.js';
 import type { AwsClients } from '../../lib/aws/clients.js';
 import type { Config } from '../../lib/config/config.js';
-import { createDynamoLedger } from '../../lib/ledger/dynamodb-ledger.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { listTiles } from '../../lib/ledger/tile-records.js';
 import { tileIdFor } from '../../lib/model/ids.js';
 import { serializeTileMessage } from '../../lib/model/message.js';
 import type { OperationName, TileRecord } from '../../lib/model/run.js';
 import type { TileTask } from '../../lib/model/tile.js';
-import { createSqsQueue } from '../../lib/queue/sqs-queue.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
-import { createS3Store } from '../../lib/store/s3-store.js';
 
 export interface Fixture {
   readonly ledger: Ledger;
@@ -47,10 +45,14 @@ export async function createFixture(
       },
     }),
   );
+  const { ledger, store, queue } = createAdapters(
+    { ...config, queueUrl: main.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! },
+    { clients },
+  );
   return {
-    ledger: createDynamoLedger(clients.documents, config.table),
-    store: createS3Store(clients.s3, config.bucket),
-    queue: createSqsQueue(clients.sqs, main.QueueUrl!, dlq.QueueUrl!),
+    ledger,
+    store,
+    queue,
     env: { GEOHUB_QUEUE_URL: main.QueueUrl!, GEOHUB_DLQ_URL: dlq.QueueUrl! },
     queueUrl: main.QueueUrl!,
     dlqUrl: dlq.QueueUrl!,

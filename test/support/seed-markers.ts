@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ledger } from '../../lib/ledger/ledger.js';
-import { listTiles } from '../../lib/ledger/tile-records.js';
 import { tileIdFor, tileOutputKey } from '../../lib/model/ids.js';
 import { metatileOf } from '../../lib/model/metatile.js';
 import type { TileOutput } from '../../lib/model/run.js';
@@ -21,8 +20,8 @@ export interface SeededRun {
 /**
  * A run whose every sub-tile is marked DONE through the ledger, as workers mark them (claim,
  * then markDone per metatile, 4×4 as the split makes them), each pointing at a small placeholder tile (one 256×256
- * GeoTIFF). With `everyObject` each tile's object is uploaded; otherwise only the ones finalize
- * reads the band layout from (a million uploads would measure s3rver, not finalize).
+ * GeoTIFF). With `everyObject` each tile's object is uploaded; otherwise only the top-left one,
+ * which finalize reads the band layout from (a million uploads would measure s3rver, not finalize).
  */
 export async function seedDoneRun(
   deps: { ledger: Ledger; store: ObjectStore },
@@ -101,13 +100,6 @@ export async function seedDoneRun(
       }
     };
     await Promise.all(Array.from({ length: options.parallel ?? 8 }, lane));
-    if (!options.everyObject) {
-      // The tile finalize reads the band layout from: the first the ledger lists.
-      for await (const t of listTiles(ledger, run.runId)) {
-        if (t.output && t.output.key !== first) await store.putFile(t.output.key, placeholder);
-        break;
-      }
-    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,10 +1,10 @@
 import { inject } from 'vitest';
-import { type AwsClients, createAwsClients } from '../../lib/aws/clients.js';
+import { type Adapters, createAdapters } from '../../lib/adapters/create-adapters.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
 
-/** Config and SDK clients pointed at the suite's local stack. */
-export function stackClients(): { config: Config; clients: AwsClients; env: Record<string, string> } {
+/** Config, SDK clients and the adapters on them, pointed at the suite's local stack. */
+export function stackClients(): Adapters & { config: Config; env: Record<string, string> } {
   const env = inject('stackEnv');
   const config = loadConfig(env);
-  return { config, clients: createAwsClients(config), env };
+  return { config, env, ...createAdapters(config) };
 }

@@ -1,5 +1,5 @@
 import type { Metatile } from '../../model/metatile.js';
-import type { TileError, TileState } from '../../model/run.js';
+import { isExpiredClaim, type TileError, type TileState } from '../../model/run.js';
 import type { CounterField } from '../items.js';
 import type { Ledger } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
@@ -72,12 +72,12 @@ export function batchOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'listMe
       for (const metatile of metatiles) await stopMetatile(ctx, runId, metatile, state, error);
     },
 
-    async unpark(runId) {
+    async unpark(runId, only) {
       const moved: Metatile[] = [];
       for await (const record of ledger.listMetatiles(runId)) {
         const counter = COUNTER_OF[record.state];
-        const stranded = record.state === 'CLAIMED' && (record.leaseUntil ?? 0) < ctx.now();
-        if (!counter && !stranded) continue;
+        const stranded = !only && isExpiredClaim(record, ctx.now());
+        if ((!counter && !stranded) || (counter && only && !only(record))) continue;
         try {
           await transition(
             ctx,

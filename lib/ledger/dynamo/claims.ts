@@ -14,7 +14,7 @@ import { isConditionFailure } from './classify-error.js';
 import { claimable, ownClaim } from './conditions.js';
 import type { LedgerContext } from './context.js';
 import { assign, expression, type Part } from './expression.js';
-import { queryItems } from './query-items.js';
+import { interleavePages, queryPages } from './query-items.js';
 
 type ClaimOps = Pick<Ledger, 'getMetatile' | 'getMetatiles' | 'listMetatiles' | 'claim' | 'extendLease'>;
 
@@ -68,13 +68,18 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
       return found;
     },
 
-    async *listMetatiles(runId) {
-      const items = queryItems(ctx, {
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :unit)',
-        ExpressionAttributeValues: { ':pk': runKey(runId).PK, ':unit': METATILE_PREFIX },
-        ConsistentRead: true,
-      });
-      for await (const item of items) yield toMetatileRecord(item);
+    async *listMetatiles(runId, options = {}) {
+      // Metatile ids are hex digests: one query per leading digit splits a run evenly.
+      const prefixes = options.parallel === true ? [...'0123456789abcdef'] : [''];
+      const queries = prefixes.map((p) =>
+        queryPages(ctx, {
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :unit)',
+          ExpressionAttributeValues: { ':pk': runKey(runId).PK, ':unit': `${METATILE_PREFIX}${p}` },
+          ConsistentRead: true,
+        }),
+      );
+      for await (const page of interleavePages(queries))
+        for (const item of page) yield toMetatileRecord(item);
     },
 
     async claim(runId, metatile: Metatile, owner, leaseMs): Promise<ClaimResult> {

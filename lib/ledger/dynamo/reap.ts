@@ -1,4 +1,4 @@
-import { STOPPED_RUN_STATUSES } from '../../model/run.js';
+import { isExpiredClaim, STOPPED_RUN_STATUSES } from '../../model/run.js';
 import { LEASE_SHARD_KEYS, METATILE_PREFIX } from '../keys.js';
 import type { Ledger } from '../ledger.js';
 import { stopMetatile } from './batches.js';
@@ -57,7 +57,7 @@ async function reapOne(
 ): Promise<boolean> {
   if (status && STOPPED_RUN_STATUSES.includes(status)) {
     const record = await ledger.getMetatile(runId, metatileId);
-    if (record?.state !== 'CLAIMED' || (record.leaseUntil ?? now) >= now) return false;
+    if (!record || !isExpiredClaim(record, now)) return false;
     const state = status === 'CANCELLED' ? 'CANCELLED' : 'PARKED';
     return stopMetatile(ctx, runId, { id: metatileId, tiles: record.tiles }, state, REAP_ERROR, now);
   }

@@ -57,6 +57,7 @@ export function runOperations(ctx: LedgerContext): RunOps {
                 breaker: 'CLOSED',
                 executionArn: run.executionArn,
                 reason: run.reason,
+                sourceDatetime: run.sourceDatetime,
                 createdAt: at,
                 updatedAt: at,
               },

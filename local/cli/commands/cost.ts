@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import {
   breakEvenRate,
-  SEED_ASSUMPTIONS,
+  DEFAULT_SPOT_ASSUMPTIONS,
   type SpotAssumptions,
   spotCost,
 } from '../../../lib/cost/spot-cost.js';
@@ -18,29 +18,39 @@ export function registerCost(program: Command, io: CliIo): void {
   program
     .command('cost')
     .description(
-      'the seed’s spot cost model: effective cost per completed tile, on-demand vs spot, with and without sub-tile checkpoints',
+      'the spot cost model: effective cost per completed tile, on-demand vs spot, with and without sub-tile checkpoints',
     )
     .option('--rates <list>', 'interruption rates (chance per sub-tile window)', '0.02,0.05,0.10,0.15')
     .option(
       '--on-demand <usd>',
       'cost of one tile job on on-demand capacity',
       positive,
-      SEED_ASSUMPTIONS.onDemandPerJob,
+      DEFAULT_SPOT_ASSUMPTIONS.onDemandPerJob,
     )
-    .option('--spot-ratio <r>', 'spot price as a fraction of on-demand', positive, SEED_ASSUMPTIONS.spotRatio)
-    .option('--job-minutes <m>', 'length of one tile job', positive, SEED_ASSUMPTIONS.jobMinutes)
-    .option('--subtile-minutes <m>', 'length of one sub-tile', positive, SEED_ASSUMPTIONS.subTileMinutes)
+    .option(
+      '--spot-ratio <r>',
+      'spot price as a fraction of on-demand',
+      positive,
+      DEFAULT_SPOT_ASSUMPTIONS.spotRatio,
+    )
+    .option('--job-minutes <m>', 'length of one tile job', positive, DEFAULT_SPOT_ASSUMPTIONS.jobMinutes)
+    .option(
+      '--subtile-minutes <m>',
+      'length of one sub-tile',
+      positive,
+      DEFAULT_SPOT_ASSUMPTIONS.subTileMinutes,
+    )
     .option(
       '--warning-minutes <m>',
       'notice before the instance is reclaimed',
       positive,
-      SEED_ASSUMPTIONS.warningMinutes,
+      DEFAULT_SPOT_ASSUMPTIONS.warningMinutes,
     )
     .option(
       '--restart-minutes <m>',
       'paid per interruption (new capacity, start-up)',
       positive,
-      SEED_ASSUMPTIONS.restartMinutes,
+      DEFAULT_SPOT_ASSUMPTIONS.restartMinutes,
     )
     .option('--json', 'print one JSON object on stdout')
     .action((opts: Record<string, string | number | boolean | undefined>) => {

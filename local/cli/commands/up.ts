@@ -4,7 +4,7 @@ import { parseFaultRates } from '../../faults/fault-rates.js';
 import { type LocalHub, startLocalHub } from '../../hub/local-hub.js';
 import { startApiServer } from '../../server/api-server.js';
 import { tokenGate } from '../../server/auth.js';
-import { createPage } from '../../server/page.js';
+import { createPage } from '../../server/page/create-page.js';
 import { newUpSecret, tokenFile, writeUpToken } from '../../server/up-token.js';
 import { DEFAULT_PORT } from '../api-client.js';
 import { type CliIo, emit, intOption } from '../io.js';

@@ -1,3 +1,4 @@
+import { tilesPrefix } from '../../../lib/model/ids.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
 /** What a finished run offers for download, with the content type each is served as. */
@@ -14,7 +15,7 @@ export const OUTPUT_FILES: Readonly<Record<string, string>> = {
  */
 export const outputKeys = (runId: string, name: string) => [
   `runs/${runId}/${name}`,
-  `tiles/${runId}/${name}`,
+  `${tilesPrefix(runId)}${name}`,
 ];
 
 /** The first key of an output that exists, with its size; undefined when the run has none. */

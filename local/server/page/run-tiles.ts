@@ -4,7 +4,7 @@ import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileState } from '../../../lib/model/run.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
-import { type ManifestTiles, readManifestTiles } from './manifest-tiles.js';
+import { type ManifestTiles, readManifestTiles } from './read-manifest-tiles.js';
 
 /** Most sub-tiles the page draws: beyond this a browser map becomes unusable, so the rest is noted. */
 export const MAP_TILE_CAP = 20_000;
@@ -41,6 +41,7 @@ async function statesOf(
   ledger: Ledger,
   runId: string,
   tiles: readonly TileTask[],
+  tilesPerMessage: number,
   budget: number,
 ): Promise<Map<string, TileState>> {
   const wanted = new Set(tiles.map((t) => t.id));
@@ -53,7 +54,7 @@ async function statesOf(
   }
   if (read <= budget) return states;
   states.clear();
-  const ids = groupMetatiles(tiles, MAX_TILES_PER_MESSAGE).map((m) => m.id);
+  const ids = groupMetatiles(tiles, tilesPerMessage).map((m) => m.id);
   const slice = Math.ceil(ids.length / PARALLEL_READS);
   const parts = await Promise.all(
     Array.from({ length: PARALLEL_READS }, (_, i) =>
@@ -102,11 +103,12 @@ export function createRunTilesReader(
           tiles: [],
           states: [],
           truncated: false,
+          tilesPerMessage: MAX_TILES_PER_MESSAGE,
           note: 'no manifest yet: the run has not been split',
         };
       }
       const truncated = manifest.total > manifest.tiles.length;
-      const states = await statesOf(ledger, runId, manifest.tiles, queryBudget);
+      const states = await statesOf(ledger, runId, manifest.tiles, manifest.tilesPerMessage, queryBudget);
       return {
         runId,
         ...manifest,

@@ -1,8 +1,9 @@
 import proj4 from 'proj4';
 import { TILE_STATES, type TileState } from '../../../lib/model/run.js';
 import type { TileTask } from '../../../lib/model/tile.js';
+import { bboxPolygon } from '../../../lib/tiling/bbox.js';
 import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
-import type { TileExtent } from './manifest-tiles.js';
+import type { TileExtent } from './read-manifest-tiles.js';
 import type { RunTiles } from './run-tiles.js';
 
 const toLonLat = proj4('EPSG:3857', 'EPSG:4326');
@@ -30,18 +31,7 @@ export function tileFeature(tile: TileTask, state: TileState) {
   return {
     type: 'Feature' as const,
     id: tile.id,
-    geometry: {
-      type: 'Polygon' as const,
-      coordinates: [
-        [
-          [w, s],
-          [e, s],
-          [e, n],
-          [w, n],
-          [w, s],
-        ],
-      ],
-    },
+    geometry: bboxPolygon([w, s, e, n]),
     properties: { tileId: tile.id, z: tile.z, x: tile.x, y: tile.y, state },
   };
 }

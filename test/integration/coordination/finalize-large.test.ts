@@ -4,10 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalizeRun } from '../../../lib/coordination/finalize-run.js';
-import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
-import type { Ledger } from '../../../lib/ledger/ledger.js';
-import type { ObjectStore } from '../../../lib/store/object-store.js';
-import { createS3Store } from '../../../lib/store/s3-store.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import { seedDoneRun } from '../../support/seed-markers.js';
@@ -17,14 +13,10 @@ import { stackClients } from '../../support/stack-clients.js';
 // The CI-sized version of the million-sub-tile finalize (npm run bench): 70 × 70 tiles that
 // straddle four 64-tile mosaic blocks, every marker written through the ledger.
 const RUN = { runId: 'r-finalize-large-ci', z: 16, x0: 64 * 300 + 40, y0: 64 * 400 + 40, side: 70 };
-const { clients, config } = stackClients();
-let ledger: Ledger;
-let store: ObjectStore;
+const { clients, ledger, store } = stackClients();
 const out = mkdtempSync(join(tmpdir(), 'geohub-finalize-'));
 
 beforeAll(async () => {
-  ledger = createDynamoLedger(clients.documents, config.table);
-  store = createS3Store(clients.s3, config.bucket);
   await seedDoneRun({ ledger, store }, RUN, { everyObject: true });
 }, 600_000);
 afterAll(() => {

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
-import { createS3Store } from '../../../lib/store/s3-store.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { readLambdaLimits } from '../../../local/statemachine/lambda-limits.js';
 import { createLambdaPool } from '../../../local/statemachine/lambda-pool.js';
@@ -11,7 +9,7 @@ import { stackClients } from '../../support/stack-clients.js';
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 
 describe('local Lambda tasks run within their serverless.yml limits', () => {
-  const { clients, config, env } = stackClients();
+  const { clients, env, ledger, store } = stackClients();
   afterAll(() => clients.destroy());
 
   it('reads each function’s memory size and timeout from serverless.yml', () => {
@@ -21,8 +19,6 @@ describe('local Lambda tasks run within their serverless.yml limits', () => {
   });
 
   it('a task over its memory size fails with Runtime.OutOfMemory; the same task within it succeeds', async () => {
-    const ledger = createDynamoLedger(clients.documents, config.table);
-    const store = createS3Store(clients.s3, config.bucket);
     const run = { runId: 'r-lambda-memory-limit', z: 14, x0: 8000, y0: 5000, side: 12 };
     await seedDoneRun({ ledger, store }, run, { everyObject: false });
     const limits = readLambdaLimits();

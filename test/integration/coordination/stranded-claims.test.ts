@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countClaims, listTiles } from '../../../lib/ledger/tile-records.js';
-import { verifyRun } from '../../../lib/verify/verify-run.js';
+import { countClaims } from '../../../lib/ledger/tile-records.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
+import { expectRunComplete } from '../../support/run-complete.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -57,16 +57,6 @@ describe('a claim stranded by a dead worker in a stopped run', () => {
     expect(redriven.unparked).toBe(cancelled.cancelled + cancelled.parked);
     expect((await hub.executions.wait(redriven.executionArn!)).status).toBe('SUCCEEDED');
 
-    const run = await hub.ledger.getRun(runId);
-    expect(run?.status).toBe('SUCCEEDED');
-    expect(run?.counters.done).toBe(run?.counters.total);
-    expect(await countClaims(hub.ledger, runId)).toBe(0);
-    const tiles = [];
-    for await (const t of listTiles(hub.ledger, runId)) tiles.push(t);
-    expect(tiles).toHaveLength(run!.counters.total);
-    expect(tiles.every((t) => t.state === 'DONE' && t.output !== undefined)).toBe(true);
-    const verified = await verifyRun(hub.ledger, hub.store, runId);
-    expect(verified.gaps).toEqual([]);
-    expect(verified.markers).toBe(run!.counters.total);
+    await expectRunComplete(hub.ledger, hub.store, runId);
   });
 });

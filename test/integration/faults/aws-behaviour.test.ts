@@ -6,7 +6,6 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createS3Store } from '../../../lib/store/s3-store.js';
 import { faultyStack } from '../../support/fault-stack.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -181,10 +180,9 @@ describe('the AWS-behaviour layer answers as AWS does, and the SDK treats it as 
   });
 
   it('a file upload is retried by the SDK on SlowDown like any other request (its body is re-sent)', async () => {
-    const { clients, config, behaviour } = await faultyStack({ GEOHUB_FAULT_S3_503: '1' });
+    const { store, config, behaviour } = await faultyStack({ GEOHUB_FAULT_S3_503: '1' });
     const file = join(tempDir('geohub-upload-'), 'tile.tif');
     writeFileSync(file, Buffer.alloc(50_000, 7));
-    const store = createS3Store(clients.s3, config.bucket);
     const error = (await store
       .putFile(`test/${randomUUID()}.tif`, file)
       .catch((e: unknown) => e)) as AwsError;

@@ -5,7 +5,7 @@ import { stackClients } from '../../support/stack-clients.js';
 
 /** Split then enqueue through both Lambda handlers, as the state machine calls them. */
 
-const { config, clients, env } = stackClients();
+const { config, clients, env, store } = stackClients();
 const savedEnv = { ...process.env };
 const queues: string[] = [];
 type Handler = (event: unknown, context: object) => Promise<unknown>;
@@ -33,8 +33,7 @@ describe('enqueue handler', () => {
   it('loops on its cursor until done, sending every sub-tile of the split', async () => {
     const key = `incoming/${randomUUID()}/shade.tif`;
     const path = new URL('../../../examples/raster/shade.tif', import.meta.url).pathname;
-    const { createS3Store } = await import('../../../lib/store/s3-store.js');
-    const put = await createS3Store(clients.s3, config.bucket).putFile(key, path);
+    const put = await store.putFile(key, path);
     const split = (await splitHandler(
       { source: { bucket: config.bucket, key, version: put.versionId ?? put.etag }, params: { zoom: 16 } },
       {},

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Store } from '../../../lib/store/s3-store.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { baselineTags, tiffBytes } from '../../support/tiff-bytes.js';
 
@@ -13,8 +12,7 @@ import { baselineTags, tiffBytes } from '../../support/tiff-bytes.js';
  * own error class and a message that says what is wrong with the file.
  */
 
-const { config, clients, env } = stackClients();
-const store = createS3Store(clients.s3, config.bucket);
+const { config, clients, env, store } = stackClients();
 const scratch = mkdtempSync(join(tmpdir(), 'geohub-reject-'));
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const savedEnv = { ...process.env };

@@ -29,6 +29,8 @@ describe('chaos (the short case; `npm run chaos` is the full one)', () => {
       faults: parseFaultRates({
         GEOHUB_FAULT_SEED: '20261201',
         GEOHUB_FAULT_DYNAMODB_CONFLICT: '0.05',
+        // 13 metatiles make ~15 transactions: at 5 % alone, one run in two would meet no conflict.
+        GEOHUB_FAULT_DYNAMODB_CONFLICT_EVERY: '4',
         GEOHUB_FAULT_DYNAMODB_THROTTLE: '0.02',
         GEOHUB_FAULT_S3_503: '0.01',
       }),
@@ -51,7 +53,11 @@ describe('chaos (the short case; `npm run chaos` is the full one)', () => {
       source: RGB,
       zoom: 11, // 16 metatiles: enough for every worker to race on
       workers: 8,
-      faults: parseFaultRates({ GEOHUB_FAULT_SEED: '8', GEOHUB_FAULT_DYNAMODB_CONFLICT: '0.2' }),
+      faults: parseFaultRates({
+        GEOHUB_FAULT_SEED: '8',
+        GEOHUB_FAULT_DYNAMODB_CONFLICT: '0.2',
+        GEOHUB_FAULT_DYNAMODB_CONFLICT_EVERY: '4',
+      }),
       seed: 8,
       timeoutMs: 400_000,
     });

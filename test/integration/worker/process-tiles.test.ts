@@ -9,7 +9,7 @@ import type { ObjectStore } from '../../../lib/store/object-store.js';
 import { TileRetryableError } from '../../../worker/errors.js';
 import { gdalEnv } from '../../../worker/gdal-env.js';
 import { DEFAULT_GDAL_PYTHON, metatileCommand } from '../../../worker/metatile-command.js';
-import { OPERATIONS } from '../../../worker/operations.js';
+import { OPERATIONS_BY_NAME } from '../../../worker/operations.js';
 import { type ProcessTileDeps, processTiles } from '../../../worker/process-tile.js';
 import { rangedSourceAccess } from '../../../worker/source-access.js';
 import { findFiles } from '../../support/find-files.js';
@@ -29,7 +29,7 @@ function deps(store: ObjectStore, starts: { pid: number; tiles: number }[]): Pro
   return {
     store,
     sources: rangedSourceAccess(store, join(scratchDir, 'sources')),
-    operations: OPERATIONS,
+    operations: OPERATIONS_BY_NAME,
     scratchDir,
     toolTimeoutMs: 60_000,
     killGraceMs: 2_000,

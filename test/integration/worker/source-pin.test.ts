@@ -1,11 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { checkProgress } from '../../../lib/coordination/check-progress.js';
 import { drainRun } from '../../../lib/coordination/drain-run.js';
-import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
+import { tileOutputKey } from '../../../lib/model/ids.js';
 import { SourceNotFoundError } from '../../../lib/source/errors.js';
 import { split } from '../../../lib/split/split.js';
 import { ObjectVersionGoneError } from '../../../lib/store/errors.js';
-import { createS3Store } from '../../../lib/store/s3-store.js';
 import { findFiles } from '../../support/find-files.js';
 import { createFixture, enqueueTiles, type Fixture, seedRun, tileStates } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -15,7 +14,7 @@ import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker
 // A run reads the source version its upload announced (the S3 event's ETag), never a later one.
 // s3rver has no object versions, so reads are pinned by ETag with If-Match (patched into s3rver,
 // which ignored it: patches/s3rver+3.7.1.patch), as on an unversioned bucket.
-const { config, clients, env } = stackClients();
+const { config, clients, env, ledger, store } = stackClients();
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 const SHADE = new URL('../../../examples/raster/shade.tif', import.meta.url).pathname;
 const workers: WorkerHandle[] = [];
@@ -63,15 +62,12 @@ describe.each([
     const states = await tileStates(fixture.ledger, run.runId);
     for (const task of rest) {
       expect(states.get(task.id)?.state, task.id).toBe('PARKED');
-      expect(
-        await fixture.store.head(`tiles/${run.runId}/${task.z}/${task.x}/${task.y}.tif`),
-      ).toBeUndefined();
+      expect(await fixture.store.head(tileOutputKey(run.runId, task))).toBeUndefined();
     }
     expect(after?.counters).toMatchObject({ done: 1, failed: 0, retried: 0, parked: rest.length });
     expect(findFiles(worker.scratch, (n) => n.endsWith('.part'))).toEqual([]);
 
     // The coordinator's next turn: drain, and the run ends FAILED with that one line.
-    const ledger = createDynamoLedger(clients.documents, config.table);
     const progress = await checkProgress(
       {
         ledger,
@@ -112,7 +108,6 @@ describe('pinned reads outside the worker', () => {
   });
 
   it('the store answers a pinned read of another version with ObjectVersionGoneError, and a head with nothing', async () => {
-    const store = createS3Store(clients.s3, config.bucket);
     const key = `incoming/pin-${Date.now()}/RGB.byte.tif`;
     const head = await store.putFile(key, RGB);
     const etag = head.etag.replace(/"/g, '');

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tileOutputKey } from '../../../lib/model/ids.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -61,9 +62,7 @@ describe('spot-safe checkpoints', () => {
     expect([...afterCrash.values()].filter((t) => t.state === 'DONE')).toHaveLength(2);
     // The object is there, the marker is not: the worst case is redundant work, not a hole.
     expect(crashed.output).toBeUndefined();
-    expect(
-      await fixture.store.head(`tiles/${run.runId}/${crashed.z}/${crashed.x}/${crashed.y}.tif`),
-    ).toBeDefined();
+    expect(await fixture.store.head(tileOutputKey(run.runId, crashed))).toBeDefined();
     expect((await verifyRun(fixture.ledger, fixture.store, run.runId)).unmarked).toHaveLength(1);
 
     const second = spawnWorker(env, fixture.env);
@@ -90,7 +89,7 @@ describe('spot-safe checkpoints', () => {
     expect((await first.exited).code).toBe(0);
 
     const victim = run.tasks[0]!;
-    const key = `tiles/${run.runId}/${victim.z}/${victim.x}/${victim.y}.tif`;
+    const key = tileOutputKey(run.runId, victim);
     await fixture.store.delete(key);
     // A re-run of the whole run: every sub-tile is marked, so no tool work at all.
     await enqueueTiles(fixture, run.runId, run.tasks);

@@ -32,7 +32,7 @@ describe('start-up self-check', () => {
 
   it('refuses work when a GDAL process older than the longest budget is running', async () => {
     const fixture = await createFixture(config, clients);
-    // An orphan as the seed's check sees one: a process whose name starts with gdal.
+    // An orphan as the self-check sees one: a process whose name starts with gdal.
     const dir = mkdtempSync(join(tmpdir(), 'geohub-orphan-'));
     const fake = join(dir, 'gdalwarp');
     copyFileSync('/bin/sleep', fake);

@@ -424,7 +424,13 @@ describe('least privilege', () => {
       'dynamodb:UpdateItem',
     ],
     enqueue: [...LOGS, 's3:GetObject', 'sqs:SendMessage'],
-    'check-progress': [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem', 'sqs:GetQueueAttributes'],
+    'check-progress': [
+      ...LOGS,
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'sqs:GetQueueAttributes',
+      'sqs:SendMessage',
+    ],
     drain: [...LOGS, 'dynamodb:Query', 'dynamodb:UpdateItem'],
     finalize: [
       ...LOGS,
@@ -540,6 +546,9 @@ describe('least privilege', () => {
     const role = resource(template, (props(fn).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
     const sqs = roleStatements(role).find((s) => s.Action === 'sqs:GetQueueAttributes');
     expect(sqs?.Resource).toEqual([getAtt('WorkQueue'), getAtt('DeadLetterQueue')]);
+    // It re-sends stale stops to the work queue only, never to the dead-letter queue.
+    const send = roleStatements(role).find((s) => s.Action === 'sqs:SendMessage');
+    expect(send?.Resource).toEqual(getAtt('WorkQueue'));
     const ddb = roleStatements(role).find((s) => asArray(s.Action).includes('dynamodb:Query'));
     expect(ddb?.Resource).toEqual(getAtt('LedgerTable'));
   });

@@ -210,7 +210,7 @@ describe('handleMessage: one message, one metatile', () => {
         deps,
         received({ v: 1, runId: 'r-nowhere-1', tiles: [{ id: '0123456789abcdef', z: 1, x: 0, y: 0 }] }),
       ),
-    ).toBe('malformed');
+    ).toBe('unknown-run');
     expect(queue.actions).toEqual([
       expect.stringMatching(/^dead-letter m1 invalid message: /),
       'dead-letter m1 unknown run r-nowhere-1',

@@ -3,15 +3,13 @@ import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@
 import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueChunk } from '../../../../lib/enqueue/enqueue-chunk.js';
 import type { EnqueueCursor } from '../../../../lib/enqueue/enqueue-request.js';
-import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
 import { parseTileMessage } from '../../../../lib/model/message.js';
 import { metatileLayouts } from '../../../../lib/operations/metatile-layout.js';
 import { createSqsQueue } from '../../../../lib/queue/sqs-queue.js';
 import { split } from '../../../../lib/split/split.js';
-import { createS3Store } from '../../../../lib/store/s3-store.js';
 import { stackClients } from '../../../support/stack-clients.js';
 
-const { config, clients } = stackClients();
+const { config, clients, ledger, store } = stackClients();
 const queues: string[] = [];
 afterAll(async () => {
   for (const QueueUrl of queues) await clients.sqs.send(new DeleteQueueCommand({ QueueUrl }));
@@ -48,13 +46,11 @@ async function drain(url: string): Promise<string[]> {
 
 describe('enqueue to the local SQS', () => {
   it('turns a manifest of a few thousand sub-tiles into the right number of messages, every tile once', async () => {
-    const store = createS3Store(clients.s3, config.bucket);
     const key = `incoming/${randomUUID()}/shade.tif`;
     const put = await store.putFile(
       key,
       new URL('../../../../examples/raster/shade.tif', import.meta.url).pathname,
     );
-    const ledger = createDynamoLedger(clients.documents, config.table);
     const result = await split(
       { source: { bucket: config.bucket, key, version: put.versionId ?? put.etag }, params: { zoom: 18 } },
       { store, ledger, partLines: 1000 },
@@ -63,7 +59,7 @@ describe('enqueue to the local SQS', () => {
     expect(result.manifest.parts.length).toBe(Math.ceil(result.total / 1000));
 
     const { url, dlq } = await privateQueue();
-    const queue = createSqsQueue(clients.sqs, url, dlq);
+    const queue = createSqsQueue(clients.sqs, url, { deadLetterQueueUrl: dlq });
     let cursor: EnqueueCursor | null = null;
     let calls = 0;
     for (let done = false; !done; calls += 1) {

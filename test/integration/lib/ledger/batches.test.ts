@@ -1,11 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
 import { ledgerBatchesContract } from '../../../support/ledger-batches-contract.js';
 import { seedLedgerRun } from '../../../support/ledger-run.js';
 import { stackClients } from '../../../support/stack-clients.js';
 
-const { config, clients } = stackClients();
-const ledger = createDynamoLedger(clients.documents, config.table);
+const { clients, ledger } = stackClients();
 afterAll(() => clients.destroy());
 
 describe('park, unpark and the reaper on DynamoDB Local', () => {

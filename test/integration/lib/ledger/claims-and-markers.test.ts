@@ -6,8 +6,7 @@ import { listTiles } from '../../../../lib/ledger/tile-records.js';
 import { outputsOf, seedLedgerRun } from '../../../support/ledger-run.js';
 import { stackClients } from '../../../support/stack-clients.js';
 
-const { config, clients } = stackClients();
-const ledger = createDynamoLedger(clients.documents, config.table);
+const { config, clients, ledger } = stackClients();
 afterAll(() => clients.destroy());
 
 describe('claims and markers on DynamoDB Local', () => {

@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
 import { runIdFor } from '../../../../lib/model/ids.js';
 import { tileTaskSchema } from '../../../../lib/model/tile.js';
 import { split } from '../../../../lib/split/split.js';
-import { createS3Store } from '../../../../lib/store/s3-store.js';
 import { countingStore } from '../../../support/counting-store.js';
 import { stackClients } from '../../../support/stack-clients.js';
 
-const { config, clients } = stackClients();
+const { config, clients, ledger, store: s3 } = stackClients();
 const scratch = mkdtempSync(join(tmpdir(), 'geohub-split-'));
 afterAll(() => {
   clients.destroy();
@@ -39,11 +37,9 @@ describe('split of a COG on the local stack', () => {
       cog,
     ]);
     const bytes = statSync(cog).size;
-    const s3 = createS3Store(clients.s3, config.bucket);
     const key = `incoming/${Date.now()}/shade-cog.tif`;
     const put = await s3.putFile(key, cog);
     const { store, counts } = countingStore(s3);
-    const ledger = createDynamoLedger(clients.documents, config.table);
     const source = { bucket: config.bucket, key, version: put.versionId ?? put.etag };
 
     const result = await split({ source, params: {} }, { store, ledger });

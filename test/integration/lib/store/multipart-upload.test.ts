@@ -5,12 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAwsClients } from '../../../../lib/aws/clients.js';
 import { loadConfig } from '../../../../lib/config/config.js';
 import { uploadFileMultipart } from '../../../../lib/store/s3-multipart-upload.js';
-import { createS3Store } from '../../../../lib/store/s3-store.js';
 import { stackClients } from '../../../support/stack-clients.js';
 import { startTcpProxy } from '../../../support/tcp-proxy.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
-const { config, clients, env } = stackClients();
+const { config, clients, env, store } = stackClients();
 afterAll(() => clients.destroy());
 const MiB = 1024 * 1024;
 
@@ -43,7 +42,7 @@ describe('multipart upload (issue 20 #5)', () => {
       expect(progress).toEqual([5 * MiB, 10 * MiB, 12 * MiB]);
       expect(head.bytes).toBe(12 * MiB);
       const copy = join(tempDir('geohub-mpu-'), 'copy.bin');
-      await createS3Store(clients.s3, config.bucket).download(key, copy);
+      await store.download(key, copy);
       expect(readFileSync(copy).equals(bytes)).toBe(true);
     } finally {
       viaProxy.destroy();

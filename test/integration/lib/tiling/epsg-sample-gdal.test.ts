@@ -6,7 +6,8 @@ import { readSourceHeader } from '../../../../lib/source/read-source-header.js';
 import { planTiles } from '../../../../lib/split/plan-tiles.js';
 import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
 import type { TileRange } from '../../../../lib/tiling/tile-range.js';
-import { crsOracle, epsgCrs, type OracleCase, seededRandom } from '../../../support/crs-oracle.js';
+import { seededRandom } from '../../../../local/faults/seeded-random.js';
+import { crsOracle, epsgCrs, type OracleCase } from '../../../support/crs-oracle.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
 
 /*

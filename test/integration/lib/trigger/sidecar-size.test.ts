@@ -1,17 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ExecutionStarter } from '../../../../lib/coordination/execution-starter.js';
-import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
-import { createS3Store } from '../../../../lib/store/s3-store.js';
+import type { ExecutionStarter } from '../../../../lib/executions/execution-starter.js';
 import { startRunForUpload } from '../../../../lib/trigger/start-run-for-upload.js';
 import { countingStore } from '../../../support/counting-store.js';
 import { stackClients } from '../../../support/stack-clients.js';
 
-const { config, clients } = stackClients();
+const { config, clients, ledger, store: s3 } = stackClients();
 afterAll(() => clients.destroy());
 
 describe('the upload trigger sizes a sidecar before it reads it (issue 20 #16)', () => {
   it('a 5 MB <key>.job.json is rejected from its size alone: not one byte of it is read', async () => {
-    const s3 = createS3Store(clients.s3, config.bucket);
     const key = `incoming/sidecar-size-${Date.now()}.tif`;
     await s3.putText(key, 'not read either');
     await s3.putText(`${key}.job.json`, ' '.repeat(5 * 1024 * 1024));
@@ -23,7 +20,7 @@ describe('the upload trigger sizes a sidecar before it reads it (issue 20 #16)',
       },
     };
     const outcome = await startRunForUpload(
-      { store, ledger: createDynamoLedger(clients.documents, config.table), starter },
+      { store, ledger, starter },
       { bucket: config.bucket, key, version: 'v1' },
     );
     expect(outcome).toMatchObject({

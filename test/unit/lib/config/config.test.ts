@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       table: 'geohub-ledger',
       requestTimeoutMs: 10_000,
       maxAttempts: 3,
+      tilesPerMessage: 16,
       endpoints: { dynamodb: undefined, s3: undefined, sqs: undefined },
     });
   });
@@ -55,6 +56,16 @@ describe('loadConfig', () => {
   it('rejects an endpoint that is not an http(s) URL', () => {
     expect(() => loadConfig({ ...minimal, GEOHUB_ENDPOINT_SQS: 'file:///etc/passwd' })).toThrow(
       /GEOHUB_ENDPOINT_SQS/,
+    );
+  });
+
+  it('takes sub-tiles per message in 1..16, the most a message carries', () => {
+    expect(loadConfig({ ...minimal, GEOHUB_TILES_PER_MESSAGE: '4' }).tilesPerMessage).toBe(4);
+    expect(() => loadConfig({ ...minimal, GEOHUB_TILES_PER_MESSAGE: '17' })).toThrow(
+      /GEOHUB_TILES_PER_MESSAGE/,
+    );
+    expect(() => loadConfig({ ...minimal, GEOHUB_TILES_PER_MESSAGE: '0' })).toThrow(
+      /GEOHUB_TILES_PER_MESSAGE/,
     );
   });
 });

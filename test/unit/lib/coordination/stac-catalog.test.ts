@@ -20,7 +20,12 @@ describe('STAC items', () => {
   });
 
   it('declares an extension for every prefixed field it uses', () => {
-    const item = stacItem('r-abcdefgh', { z: 3, x: 1, y: 2, bytes: 10 }, '2026-01-01T00:00:00Z', 'x.tif');
+    const item = stacItem(
+      'r-abcdefgh',
+      { z: 3, x: 1, y: 2, bytes: 10 },
+      { datetime: '2015-09-10T00:00:00Z', created: '2026-01-01T00:00:00Z' },
+      'x.tif',
+    );
     const prefixed = [...Object.keys(item.properties), ...Object.keys(item.assets.data)].filter((k) =>
       k.includes(':'),
     );

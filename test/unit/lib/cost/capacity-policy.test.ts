@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { capacityCost, FARGATE_PRICES } from '../../../../lib/cost/capacity-cost.js';
 import { createCapacityPolicy } from '../../../../lib/cost/capacity-policy.js';
-import { breakEvenRate, SEED_ASSUMPTIONS, spotCost } from '../../../../lib/cost/spot-cost.js';
+import { breakEvenRate, DEFAULT_SPOT_ASSUMPTIONS, spotCost } from '../../../../lib/cost/spot-cost.js';
 
 describe('the break-even interruption rate of the spot cost model', () => {
-  it('is where checkpointed spot costs what on-demand costs (the seed’s assumptions: about 69 %)', () => {
-    const r = breakEvenRate(SEED_ASSUMPTIONS);
+  it('is where checkpointed spot costs what on-demand costs (the default assumptions: about 69 %)', () => {
+    const r = breakEvenRate(DEFAULT_SPOT_ASSUMPTIONS);
     expect(r).toBeCloseTo(0.689, 3);
     const at = spotCost(r);
     expect(at.spotCheckpointed).toBeCloseTo(at.onDemand, 10);
@@ -14,13 +14,17 @@ describe('the break-even interruption rate of the spot cost model', () => {
   });
 
   it('falls when an interruption costs more than a sub-tile (short sub-tiles, slow restarts)', () => {
-    const short = breakEvenRate({ ...SEED_ASSUMPTIONS, subTileMinutes: 0.25 / 60, restartMinutes: 1.5 / 60 });
+    const short = breakEvenRate({
+      ...DEFAULT_SPOT_ASSUMPTIONS,
+      subTileMinutes: 0.25 / 60,
+      restartMinutes: 1.5 / 60,
+    });
     expect(short).toBeLessThan(0.3);
     expect(
-      spotCost(short, { ...SEED_ASSUMPTIONS, subTileMinutes: 0.25 / 60, restartMinutes: 1.5 / 60 })
+      spotCost(short, { ...DEFAULT_SPOT_ASSUMPTIONS, subTileMinutes: 0.25 / 60, restartMinutes: 1.5 / 60 })
         .spotCheckpointed,
-    ).toBeCloseTo(SEED_ASSUMPTIONS.onDemandPerJob, 10);
-    expect(breakEvenRate({ ...SEED_ASSUMPTIONS, spotRatio: 1 })).toBe(0);
+    ).toBeCloseTo(DEFAULT_SPOT_ASSUMPTIONS.onDemandPerJob, 10);
+    expect(breakEvenRate({ ...DEFAULT_SPOT_ASSUMPTIONS, spotRatio: 1 })).toBe(0);
   });
 });
 

@@ -78,6 +78,22 @@ describe('enqueueChunk', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("groups as the run's manifest says, whatever the enqueue was given (a re-drive groups alike)", async () => {
+    const memory = createMemoryStore();
+    const range = { z: 14, minX: 100, maxX: 107, minY: 200, maxY: 203 };
+    const manifest = await writeManifest(memory, coverTiles(range, 4), {
+      runId: RUN,
+      operation: 'raster-xyz',
+      paramsVersion: 'v',
+      tilesPerMessage: 4,
+    });
+    expect(manifest.tilesPerMessage).toBe(4);
+    const { queue, sent } = createFakeQueue();
+    await enqueueChunk(manifest, undefined, { store: memory, queue, tilesPerMessage: 16 });
+    expect(sent).toHaveLength(8);
+    expect(tilesIn(sent)).toHaveLength(32);
+  });
+
   it('sends ten entries per SendMessageBatch call', async () => {
     const { memory, manifest } = await manifestOf(20, 20, 1000);
     const { queue, batchSizes } = createFakeQueue();
@@ -150,7 +166,8 @@ describe('enqueueChunk through the SQS adapter (error branch, mocked SDK)', () =
         { Id: input.Entries[0]!.Id, SenderFault: true, Code: 'InvalidParameterValue', Message: 'too big' },
       ],
     }));
-    const queue = createSqsQueue(new SQSClient({ region: 'us-east-1' }), 'https://q/work', 'https://q/dlq', {
+    const queue = createSqsQueue(new SQSClient({ region: 'us-east-1' }), 'https://q/work', {
+      deadLetterQueueUrl: 'https://q/dlq',
       sleep: async () => {},
     });
     await expect(

@@ -65,4 +65,17 @@ describe('DynamoDB under concurrency', () => {
     expect(decide(put('hot')).inject).toBeUndefined();
     expect(decide(put('cold')).inject).toBeUndefined();
   });
+
+  it('cancels every n-th transaction for TransactionConflict when told to, and no plain write', () => {
+    const decide = decider({ ...AWS_BASELINE.dynamodb, conflictEvery: 3 });
+    const kinds = Array.from({ length: 7 }, (_, i) => {
+      const v = decide(transaction(`t${i}`));
+      v.done?.();
+      const w = decide(put(`p${i}`));
+      w.done?.();
+      expect(w.inject).toBeUndefined();
+      return v.inject?.kind ?? 'ok';
+    });
+    expect(kinds).toEqual(['ok', 'ok', 'TransactionConflict', 'ok', 'ok', 'TransactionConflict', 'ok']);
+  });
 });

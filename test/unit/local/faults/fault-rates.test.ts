@@ -7,6 +7,7 @@ describe('fault rates', () => {
     expect(AWS_BASELINE).toMatchObject({
       dynamodb: {
         conflict: 0,
+        conflictEvery: 0,
         throttle: 0,
         serverError: 0,
         keyWritesPerSecond: 1_000,

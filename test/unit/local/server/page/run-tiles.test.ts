@@ -3,7 +3,7 @@ import { groupMetatiles } from '../../../../../lib/enqueue/pack-messages.js';
 import { writeManifest } from '../../../../../lib/manifest/write-manifest.js';
 import { MAX_TILES_PER_MESSAGE } from '../../../../../lib/model/message.js';
 import { coverTiles } from '../../../../../lib/tiling/cover-tiles.js';
-import { readManifestTiles } from '../../../../../local/server/page/manifest-tiles.js';
+import { readManifestTiles } from '../../../../../local/server/page/read-manifest-tiles.js';
 import { createRunTilesReader } from '../../../../../local/server/page/run-tiles.js';
 import { outputsOf } from '../../../../support/ledger-run.js';
 import { createMemoryLedger } from '../../../../support/memory-ledger.js';

@@ -1,5 +1,5 @@
-import { type ManifestRef, manifestIndexKey, manifestRefSchema } from '../../../lib/manifest/manifest-ref.js';
-import { readManifestChunk } from '../../../lib/manifest/read-manifest-chunk.js';
+import { manifestChunks, readManifestRef } from '../../../lib/manifest/walk-manifest.js';
+import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
@@ -24,6 +24,8 @@ export interface ManifestTiles {
   readonly tiles: readonly TileTask[];
   /** The range of all of them, shown or not: the run's outline. Undefined for an empty run. */
   readonly extent?: TileExtent;
+  /** The run's grouping into metatiles (its manifest reference's). */
+  readonly tilesPerMessage: number;
 }
 
 function grow(extent: TileExtent | undefined, t: TileTask): TileExtent {
@@ -47,28 +49,16 @@ export async function readManifestTiles(
   runId: string,
   cap: number,
 ): Promise<ManifestTiles | undefined> {
-  const indexKey = manifestIndexKey(runId);
-  // The index is written after every part: its presence means the manifest is complete.
-  if (!(await store.head(indexKey))) return undefined;
-  const ref: ManifestRef = manifestRefSchema.parse(JSON.parse(await store.getText(indexKey)));
+  const ref = await readManifestRef(store, runId);
+  if (!ref) return undefined;
   const tiles: TileTask[] = [];
   let extent: TileExtent | undefined;
-  for (const part of ref.parts) {
-    let offset = 0;
-    while (offset < part.bytes) {
-      const room = cap - tiles.length;
-      const chunk = await readManifestChunk(
-        store,
-        part,
-        offset,
-        room > 0 ? Math.min(CHUNK_TILES, room) : SCAN_TILES,
-      );
-      for (const t of chunk.tiles) {
-        extent = grow(extent, t);
-        if (tiles.length < cap) tiles.push(t);
-      }
-      offset = chunk.nextOffset;
+  const tilesPerRead = (read: number) => (read < cap ? Math.min(CHUNK_TILES, cap - read) : SCAN_TILES);
+  for await (const chunk of manifestChunks(store, ref, tilesPerRead)) {
+    for (const t of chunk) {
+      extent = grow(extent, t);
+      if (tiles.length < cap) tiles.push(t);
     }
   }
-  return { total: ref.total, tiles, extent };
+  return { total: ref.total, tiles, extent, tilesPerMessage: ref.tilesPerMessage ?? MAX_TILES_PER_MESSAGE };
 }

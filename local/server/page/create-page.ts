@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LocalHub } from '../hub/local-hub.js';
-import type { PageHandler } from './api-server.js';
-import { outputsRoute } from './page/outputs-route.js';
-import { createTileRenderer, type TileRendererOptions } from './page/render/tile-renderer.js';
-import { renderRoute } from './page/render-route.js';
-import { pageHeaders } from './page/security-headers.js';
-import { type Asset, pageAssets } from './page/static-assets.js';
-import { storyRoute } from './page/story-route.js';
+import type { LocalHub } from '../../hub/local-hub.js';
+import type { PageHandler } from '../api-server.js';
+import { outputsRoute } from './outputs-route.js';
+import { createTileRenderer, type TileRendererOptions } from './render/tile-renderer.js';
+import { renderRoute } from './render-route.js';
+import { pageHeaders } from './security-headers.js';
+import { type Asset, pageAssets } from './static-assets.js';
+import { storyRoute } from './story-route.js';
 
 async function send(asset: Asset, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {

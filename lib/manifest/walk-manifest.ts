@@ -1,0 +1,44 @@
+import type { TileTask } from '../model/tile.js';
+import type { ObjectStore } from '../store/object-store.js';
+import { ManifestMissingError } from './errors.js';
+import { type ManifestRef, manifestIndexKey, manifestRefSchema } from './manifest-ref.js';
+import { readManifestChunk } from './read-manifest-chunk.js';
+
+/**
+ * A run's manifest index, or undefined while there is none: the index is written after every
+ * part, so its presence means the manifest is complete (the run is split).
+ */
+export async function readManifestRef(store: ObjectStore, runId: string): Promise<ManifestRef | undefined> {
+  const key = manifestIndexKey(runId);
+  if (!(await store.head(key))) return undefined;
+  return manifestRefSchema.parse(JSON.parse(await store.getText(key)));
+}
+
+/**
+ * The manifest's sub-tiles in order, a ranged GET at a time: `tilesPerRead(readSoFar)` sizes
+ * each read, so a reader holds no more than it asks for, whatever the run's size.
+ */
+export async function* manifestChunks(
+  store: ObjectStore,
+  ref: ManifestRef,
+  tilesPerRead: (readSoFar: number) => number,
+): AsyncIterable<readonly TileTask[]> {
+  let read = 0;
+  for (const part of ref.parts) {
+    for (let offset = 0; offset < part.bytes; ) {
+      const chunk = await readManifestChunk(store, part, offset, tilesPerRead(read));
+      read += chunk.tiles.length;
+      offset = chunk.nextOffset;
+      yield chunk.tiles;
+    }
+  }
+}
+
+/** Every sub-tile a run's manifest lists: what the ledger must account for, exactly once. */
+export async function allManifestTiles(store: ObjectStore, runId: string): Promise<TileTask[]> {
+  const ref = await readManifestRef(store, runId);
+  if (!ref) throw new ManifestMissingError(`run ${runId} has no manifest (${manifestIndexKey(runId)})`);
+  const tiles: TileTask[] = [];
+  for await (const chunk of manifestChunks(store, ref, () => 10_000)) tiles.push(...chunk);
+  return tiles;
+}

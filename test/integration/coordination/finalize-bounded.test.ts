@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FinalizeResult } from '../../../lib/coordination/finalize-run.js';
+import { RUN_OUTPUTS, runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
+import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
+import { createS3Store } from '../../../lib/store/s3-store.js';
+import { createLambdaPool } from '../../../local/statemachine/lambda-pool.js';
+import { seedDoneRun } from '../../support/seed-markers.js';
+import { stackClients } from '../../support/stack-clients.js';
+import { tempDir } from '../../support/temp-dir.js';
+
+// 40,000 sub-tiles, the short version of bench/finalize-million.ts. The container's heap is
+// capped at 80 MB, of which the function's code and SDK clients take 40–48 MB (measured: a
+// 64-tile finalize runs at 48 MB, not at 40): finalize's own state must stay within ~35 MB. One
+// VRT string (~16 MB here) beside an items.json built in memory (~30 MB of JSON from more in
+// item objects) would not fit; typed arrays and streamed parts do.
+const RUN = { runId: 'r-finalize-bounded', z: 18, x0: 64 * 2000, y0: 64 * 1400, side: 200 };
+const HEAP_MIB = 80;
+const { clients, config, env } = stackClients();
+afterAll(() => clients.destroy());
+
+describe('finalize in bounded memory', () => {
+  it(`finalizes ${RUN.side ** 2} sub-tiles in a container capped at ${HEAP_MIB} MB: mosaic in block VRTs, STAC in parts`, async () => {
+    const ledger = createDynamoLedger(clients.documents, config.table);
+    const store = createS3Store(clients.s3, config.bucket);
+    await seedDoneRun({ ledger, store }, RUN, { everyObject: false, parallel: 16, metatileSide: 8 });
+    const pool = createLambdaPool({
+      env,
+      limits: { finalize: { memoryMiB: HEAP_MIB, timeoutSeconds: 600 } },
+    });
+    let result: FinalizeResult;
+    try {
+      result = (await pool.invoke('finalize', { runId: RUN.runId })) as FinalizeResult;
+    } finally {
+      await pool.stop();
+    }
+    expect(result.status).toBe('SUCCEEDED');
+    expect((await ledger.getRun(RUN.runId))?.status).toBe('SUCCEEDED');
+
+    // The run's metadata as written: 4 × 4 blocks of 64² tiles, each a VRT and an item part.
+    const out = tempDir('geohub-finalize-bounded-');
+    const prefix = runOutputPrefix(RUN.runId);
+    const names: string[] = [];
+    for await (const o of store.list(prefix)) {
+      const rel = o.key.slice(prefix.length);
+      names.push(rel);
+      mkdirSync(dirname(join(out, rel)), { recursive: true });
+      await store.download(o.key, join(out, rel));
+    }
+    expect(names.filter((n) => n.startsWith(RUN_OUTPUTS.mosaicBlocks))).toHaveLength(16);
+    expect(names.filter((n) => n.startsWith(RUN_OUTPUTS.itemParts))).toHaveLength(16);
+    const summary = JSON.parse(readFileSync(join(out, RUN_OUTPUTS.summary), 'utf8'));
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', tiles: RUN.side ** 2, problemCount: 0 });
+
+    // GDAL opens the mosaic from the top-level VRT and its blocks' declared sizes alone.
+    const info = JSON.parse(
+      execFileSync('gdalinfo', ['-json', join(out, RUN_OUTPUTS.mosaic)], { encoding: 'utf8' }),
+    );
+    expect(info.size).toEqual([RUN.side * 256, RUN.side * 256]);
+    // Every tile is one STAC item in exactly one part.
+    const ids = new Set<string>();
+    for (const name of names.filter((n) => n.startsWith(RUN_OUTPUTS.itemParts)))
+      for (const f of JSON.parse(readFileSync(join(out, name), 'utf8')).features) ids.add(f.id);
+    expect(ids.size).toBe(RUN.side ** 2);
+  });
+});
