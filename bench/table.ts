@@ -10,6 +10,8 @@ import { type Spread, showSpread } from './support/stats.js';
 export interface BenchResults {
   readonly at: string;
   readonly machine: ReturnType<typeof machine>;
+  /** The 1-minute load average sampled while the bench ran. */
+  readonly load?: Spread;
   readonly runs: number;
   readonly workers: number;
   /** Unset for the figures saved so far by a bench that did not finish. */
@@ -56,7 +58,7 @@ export function benchTable(r: BenchResults): string {
   const m = r.machine;
   const w = r.workers;
   const rows = [
-    `Measured ${r.at.slice(0, 10)} on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}; ${r.totalSeconds === undefined ? '**an interrupted run: only the rows below were measured**' : `\`npm run bench\` took ${r.totalSeconds} s`}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes.`,
+    `Measured ${r.at.slice(0, 10)} on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}${r.load ? `, load average ${r.load.median} (${r.load.min}–${r.load.max}) while it ran` : ''}; ${r.totalSeconds === undefined ? '**an interrupted run: only the rows below were measured**' : `\`npm run bench\` took ${r.totalSeconds} s`}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes.`,
     '',
     '| figure | result | target |',
     '| --- | --- | --- |',
