@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
-import { readStacItems } from '../../support/stac-items.js';
+import { readStacItems, type StacItemFile } from '../../support/stac-items.js';
+import { stacValidator } from '../../support/stac-schemas.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const BYTE = new URL('../../../test/fixtures/raster/byte.tif', import.meta.url).pathname;
@@ -28,6 +29,10 @@ async function catalogueOf(file: string, name: string) {
   const collection = JSON.parse(readFileSync(join(out, 'collection.json'), 'utf8'));
   const items = readStacItems(out).map(({ item }) => item);
   expect(items).toHaveLength(run.counters.total);
+  // What a STAC validator says of the run's own catalogue.
+  const validate = stacValidator();
+  expect(validate(collection)).toEqual([]);
+  for (const item of items) expect(validate(item as StacItemFile & { type: string })).toEqual([]);
   return { run, collection, items };
 }
 
