@@ -14,3 +14,8 @@ export class IncompleteRunError extends GeohubError {
 export class RunCancelledError extends GeohubError {
   override readonly name = 'RunCancelledError';
 }
+
+/** Work taken back for re-sending could not all be sent to the queue (the coordinator retries). */
+export class RequeueFailedError extends GeohubError {
+  override readonly name = 'RequeueFailedError';
+}

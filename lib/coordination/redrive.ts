@@ -3,6 +3,7 @@ import type { ExecutionChain } from '../ledger/execution-chain.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { parseTileMessage, serializeTileMessage } from '../model/message.js';
 import type { ReceivedMessage, WorkQueue } from '../queue/work-queue.js';
+import { RequeueFailedError } from './errors.js';
 import { startSuccessor } from './start-successor.js';
 
 export interface RedriveDeps {
@@ -84,7 +85,7 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
     const letters = dead.get(runId) ?? [];
     const sent = await deps.queue.sendBatch([...bodies, ...letters.map((m) => m.body)]);
     if (sent.failed.length > 0)
-      throw new Error(`could not re-queue ${sent.failed.length} messages of ${runId}`);
+      throw new RequeueFailedError(`could not re-queue ${sent.failed.length} messages of ${runId}`);
     for (const letter of letters) await deps.deadLetters.delete(letter);
     const fromDeadLetters = letters.reduce((n, m) => {
       const parsed = parseTileMessage(m.body);

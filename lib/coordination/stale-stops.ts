@@ -2,6 +2,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { serializeTileMessage } from '../model/message.js';
 import type { MetatileRecord } from '../model/run.js';
 import type { WorkQueue } from '../queue/work-queue.js';
+import { RequeueFailedError } from './errors.js';
 
 /**
  * Why a metatile is parked when its run stopped (a drained breaker, or the reaper of a stopped
@@ -30,6 +31,7 @@ export async function resendStaleStops(
   const sent = await deps.queue.sendBatch(
     metatiles.map((m) => serializeTileMessage({ v: 1, runId, tiles: [...m.tiles] })),
   );
-  if (sent.failed.length > 0) throw new Error(`could not re-send ${sent.failed.length} messages of ${runId}`);
+  if (sent.failed.length > 0)
+    throw new RequeueFailedError(`could not re-send ${sent.failed.length} messages of ${runId}`);
   return metatiles.reduce((n, m) => n + m.tiles.length, 0);
 }
