@@ -5,9 +5,9 @@
  * SIGTERM: the worker's engine replaced (GEOHUB_GDAL_PYTHON) by one that writes into its `.part`
  * outputs, ignores SIGTERM and never ends; it must die at the kill grace (default 10 s), not later.
  */
-import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { countClaims } from '../lib/ledger/tile-records.js';
 import { processTable } from '../lib/process/process-table.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
@@ -112,11 +112,12 @@ const figures = (runs: Awaited<ReturnType<typeof cancelOnce>>[]): CancelFigures 
 });
 
 export async function benchCancelCooperative(runs: number): Promise<CancelFigures> {
-  const slow = slowGeoTiff();
+  const dir = mkdtempSync(join(tmpdir(), 'geohub-slowtif-'));
   try {
+    const slow = slowGeoTiff(dir);
     return figures(await repeat(runs, () => cancelOnce(slow, { zoom: 12, resampling: 'lanczos' }, {})));
   } finally {
-    rmSync(dirname(slow), { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

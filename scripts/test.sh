@@ -2,7 +2,7 @@
 # The README's test command: installs what is missing, runs every suite — unit, integration
 # (local stack, real GDAL), then e2e (the built CLI as a user runs it, alone, because it
 # checks the process table) — prints one closing line, and fails if any emulator, worker or
-# tool process outlived the suites.
+# tool process outlived the suites, or if they left a geohub-* temporary entry behind.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -10,6 +10,14 @@ mkdir -p test-artifacts
 GEOHUB_SUITE_MARK=$(node -p 'crypto.randomUUID()')
 export GEOHUB_SUITE_MARK
 status=0
+
+# Every temporary file of this run (tests, the CLI, workers, stand-ins, tsx's cache) goes under one
+# directory of its own, so what a test leaves behind is this run's, not another run's on the
+# same machine; it is checked for geohub-* entries after the suites, then removed.
+run_tmp="${TMPDIR:-/tmp}/geohub-test-${GEOHUB_SUITE_MARK:0:8}"
+mkdir -p "$run_tmp" || exit 1
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
 
 npx vitest run --project unit --project integration \
   --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest-main.json "$@" || status=1
@@ -44,6 +52,14 @@ leftover=$(node -e '
 if [ -n "$leftover" ]; then
   echo "processes left running after the tests (a teardown bug):" >&2
   echo "$leftover" >&2
+  status=1
+fi
+
+# Temporary entries: a test removes what it creates, pass or fail (test/support/temp-dir.ts).
+left_tmp=$(find "$run_tmp" -mindepth 1 -maxdepth 1 -name 'geohub-*' -printf '%f\n' | sort)
+if [ -n "$left_tmp" ]; then
+  echo "temporary entries left behind by the tests (a cleanup bug), in $run_tmp:" >&2
+  echo "$left_tmp" >&2
   status=1
 fi
 exit $status

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../support/cli.js';
 import { findFiles } from '../support/find-files.js';
 import { processMark } from '../support/marked-processes.js';
@@ -89,8 +89,7 @@ describe('geohub run, as a new user runs it', () => {
 
   it('Ctrl-C cancels the run cleanly before exiting: no tool, no .part, no emulator left', async () => {
     const dir = outDir();
-    const slow = slowGeoTiff();
-    onTestFinished(() => rmSync(dirname(slow), { recursive: true, force: true }));
+    const slow = slowGeoTiff(tempDir('geohub-slowtif-'));
     const own = isolated();
     const { child, done } = startCli(['run', slow, '--out', dir, '--zoom', '13', '--workers', '2'], own.env);
     // Wait until the tools are at work, then interrupt the CLI alone (the group: cli-exit-paths).

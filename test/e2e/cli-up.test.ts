@@ -1,11 +1,12 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { processMark } from '../support/marked-processes.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
 import { startUp, type UpSession } from '../support/up-session.js';
 import { waitUntil } from '../support/wait-until.js';
 
@@ -66,8 +67,7 @@ describe('geohub up and the commands that talk to it', () => {
   });
 
   it('cancel stops a running run; redrive finishes it', async () => {
-    const slow = slowGeoTiff();
-    onTestFinished(() => rmSync(dirname(slow), { recursive: true, force: true }));
+    const slow = slowGeoTiff(tempDir('geohub-slowtif-'));
     const submitted = JSON.parse((await cli('submit', slow, '--zoom', '13')).stdout) as {
       runId: string;
     };
@@ -91,6 +91,11 @@ describe('geohub up and the commands that talk to it', () => {
     expect(
       await waitUntil(async () => (await statusOf(submitted.runId)).status === 'SUCCEEDED', 180_000, 500),
     ).toBe(true);
+    // The run's chain of executions: the upload's, stopped by the cancel, then the re-drive's.
+    const text = (await runCli(['status', submitted.runId, '--port', port])).stdout;
+    expect(text).toMatch(/^executions \(2\):$/m);
+    expect(text).toMatch(/^ {2}1\. \S+ {2}ABORTED \(upload, started /m);
+    expect(text).toMatch(/^ {2}2\. \S+ {2}SUCCEEDED \(redrive, started /m);
   });
 
   it('refuses state changes a web page could forge: other host names, non-JSON posts', async () => {

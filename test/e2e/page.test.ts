@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { startCli } from '../support/cli.js';
 import { leftoverProcesses } from '../support/leftovers.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
 import { type Box, colourFigures, countColour, decodePng } from '../support/screenshot-pixels.js';
-import { tempDir } from '../support/temp-dir.js';
+import { fileTempDir, tempDir } from '../support/temp-dir.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -37,6 +37,7 @@ interface Feature {
 let up: ReturnType<typeof startCli> | undefined;
 /** A source slow enough to cancel mid-run, made before any connection is open (it blocks the loop). */
 let slow = '';
+const slowDir = fileTempDir('geohub-slowtif-');
 let base = '';
 /** The render cache directory of geohub up: removed when it stops. */
 let renderCache = '';
@@ -58,7 +59,7 @@ const runIds: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  slow = slowGeoTiff();
+  slow = slowGeoTiff(slowDir);
   const started = startCli(['up', '--port', '0', '--json']);
   up = started;
   const line = await new Promise<string>((resolve, reject) => {
@@ -88,7 +89,6 @@ afterAll(async () => {
   } finally {
     if (up && up.child.exitCode === null && up.child.signalCode === null) up.child.kill('SIGINT');
     await up?.done;
-    if (slow) rmSync(dirname(slow), { recursive: true, force: true });
   }
 });
 

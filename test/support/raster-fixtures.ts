@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SHADE = new URL('../../examples/raster/shade.tif', import.meta.url).pathname;
@@ -8,10 +7,11 @@ const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathn
 
 /**
  * A GeoTIFF that keeps gdalwarp busy for seconds per tile: shade.tif upsampled 20× (20480²,
- * under 1 MB compressed), warped with lanczos at zoom 12/13 (a job sidecar sets both).
+ * under 1 MB compressed), warped with lanczos at zoom 12/13 (a job sidecar sets both). Written
+ * into `dir` (the caller's temporary directory, e.g. tempDir()).
  */
-export function slowGeoTiff(): string {
-  const out = join(mkdtempSync(join(tmpdir(), 'geohub-slowtif-')), 'slow.tif');
+export function slowGeoTiff(dir: string): string {
+  const out = join(dir, 'slow.tif');
   execFileSync('gdal_translate', [
     '-q',
     '-outsize',
@@ -31,10 +31,10 @@ export function slowGeoTiff(): string {
 
 /**
  * A COG whose header is intact (split plans it normally) but whose compressed blocks are
- * garbage from 40 % of the file on: most tiles fail to decode. Returns it and a good copy.
+ * garbage from 40 % of the file on: most tiles fail to decode. Returns it and a good copy, both
+ * in `dir`.
  */
-export function poisonedCog(): { poisoned: string; good: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'geohub-poison-'));
+export function poisonedCog(dir: string): { poisoned: string; good: string } {
   const good = join(dir, 'good.tif');
   const poisoned = join(dir, 'poisoned.tif');
   execFileSync('gdal_translate', ['-q', '-of', 'COG', '-co', 'COMPRESS=DEFLATE', RGB, good]);

@@ -1,15 +1,28 @@
-import type { ReceivedMessage, WorkQueue } from '../../lib/queue/work-queue.js';
+import type { ReceivedMessage, SendResult, WorkQueue } from '../../lib/queue/work-queue.js';
 
 export interface RecordingQueue extends WorkQueue {
   /** What was done to which message, in order: `delete m1`, `requeue m1`, `visibility m1 30`, … */
   readonly actions: string[];
+  /** The bodies sendBatch accepted, in order. */
+  readonly sent: string[];
+  /** The number of bodies of each sendBatch call. */
+  readonly batchSizes: number[];
 }
 
-/** A WorkQueue that only records what the worker does to its messages (for unit tests). */
-export function createRecordingQueue(): RecordingQueue {
+/**
+ * A WorkQueue that only records what is done to its messages (for unit tests); `failWith`
+ * decides, per sendBatch call (1, 2, …), which entries fail.
+ */
+export function createRecordingQueue(
+  failWith?: (bodies: readonly string[], call: number) => SendResult['failed'],
+): RecordingQueue {
   const actions: string[] = [];
+  const sent: string[] = [];
+  const batchSizes: number[] = [];
   return {
     actions,
+    sent,
+    batchSizes,
     async receive() {
       return [];
     },
@@ -24,7 +37,11 @@ export function createRecordingQueue(): RecordingQueue {
     },
     async sendBatch(bodies) {
       actions.push(`send ${bodies.length}`);
-      return { sent: bodies.length, failed: [] };
+      batchSizes.push(bodies.length);
+      const failed = failWith?.(bodies, batchSizes.length) ?? [];
+      const failedIndexes = new Set(failed.map((f) => f.index));
+      for (const [i, body] of bodies.entries()) if (!failedIndexes.has(i)) sent.push(body);
+      return { sent: bodies.length - failed.length, failed };
     },
     async requeue(m) {
       actions.push(`requeue ${m.id}`);

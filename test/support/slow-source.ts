@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SHADE = new URL('../../examples/raster/shade.tif', import.meta.url).pathname;
@@ -8,14 +7,14 @@ const SHADE = new URL('../../examples/raster/shade.tif', import.meta.url).pathna
 /**
  * A raster that makes gdalwarp work for several seconds on one tile: shade.tif upsampled
  * 30× through a VRT (30720² pixels computed on the fly; nothing large on disk). The VRT
- * refers to shade.tif relatively, so both can sit side by side in S3.
+ * refers to shade.tif relatively, so both can sit side by side in S3. Written into `dir`
+ * (the caller's temporary directory, e.g. tempDir()).
  */
-export function slowSource(): {
+export function slowSource(dir: string): {
   files: string[];
   tile: { z: number; x: number; y: number };
   near: { z: number; x: number; y: number }[];
 } {
-  const dir = mkdtempSync(join(tmpdir(), 'geohub-slow-'));
   copyFileSync(SHADE, join(dir, 'shade.tif'));
   execFileSync('gdal_translate', ['-q', '-of', 'VRT', '-outsize', '3000%', '3000%', 'shade.tif', 'big.vrt'], {
     cwd: dir,

@@ -1,15 +1,13 @@
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTileMessage } from '../../../lib/model/message.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
 import { poisonedCog } from '../../support/raster-fixtures.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 let hub: LocalHub;
-let fixtures: string | undefined;
 /** SQS calls the coordinator's Lambdas made (drain included), by command. */
 const lambdaSqsCalls = new Map<string, number>();
 
@@ -25,13 +23,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hub?.stop();
-  if (fixtures) rmSync(fixtures, { recursive: true, force: true });
 });
 
 describe('a drain touches only its run', () => {
   it('two runs on one queue: the poisoned one drains and fails; the healthy one SUCCEEDS, none of its messages dead-lettered', async () => {
-    const { poisoned } = poisonedCog();
-    fixtures = dirname(poisoned);
+    const { poisoned } = poisonedCog(tempDir('geohub-poison-'));
     const bad = await hub.upload(poisoned, { name: 'poisoned.tif', job: { zoom: 10 } });
     const good = await hub.upload(RGB, { name: 'healthy.tif', job: { zoom: 11 } });
     if (bad.outcome !== 'started' || good.outcome !== 'started') throw new Error('runs did not start');

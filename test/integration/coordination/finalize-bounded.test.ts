@@ -4,8 +4,6 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FinalizeResult } from '../../../lib/coordination/finalize-run.js';
 import { RUN_OUTPUTS, runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
-import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
-import { createS3Store } from '../../../lib/store/s3-store.js';
 import { createLambdaPool } from '../../../local/statemachine/lambda-pool.js';
 import { seedDoneRun } from '../../support/seed-markers.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -18,13 +16,11 @@ import { tempDir } from '../../support/temp-dir.js';
 // item objects) would not fit; typed arrays and streamed parts do.
 const RUN = { runId: 'r-finalize-bounded', z: 18, x0: 64 * 2000, y0: 64 * 1400, side: 200 };
 const HEAP_MIB = 80;
-const { clients, config, env } = stackClients();
+const { clients, env, ledger, store } = stackClients();
 afterAll(() => clients.destroy());
 
 describe('finalize in bounded memory', () => {
   it(`finalizes ${RUN.side ** 2} sub-tiles in a container capped at ${HEAP_MIB} MB: mosaic in block VRTs, STAC in parts`, async () => {
-    const ledger = createDynamoLedger(clients.documents, config.table);
-    const store = createS3Store(clients.s3, config.bucket);
     await seedDoneRun({ ledger, store }, RUN, { everyObject: false, parallel: 16, metatileSide: 8 });
     const pool = createLambdaPool({
       env,

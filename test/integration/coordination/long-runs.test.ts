@@ -1,25 +1,22 @@
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countClaims } from '../../../lib/ledger/tile-records.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import type { LocalExecution } from '../../../local/statemachine/local-executions.js';
 import { startTestHub } from '../../support/hub.js';
 import { slowGeoTiff } from '../../support/raster-fixtures.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 // Lowered from AWS's 25,000 so that a run of seconds needs several executions; the progress
 // loop hands over at 60 % of it. The same counting and the same failure as at 25,000.
 const HISTORY_LIMIT = 70;
 let hub: LocalHub;
-const sources: string[] = [];
 
 beforeAll(async () => {
   hub = await startTestHub({ historyLimit: HISTORY_LIMIT, pollMs: 400 });
 });
 afterAll(async () => {
   await hub?.stop();
-  for (const s of sources) rmSync(dirname(s), { recursive: true, force: true });
 });
 
 const executionsOf = (runId: string): LocalExecution[] =>
@@ -39,8 +36,7 @@ async function settle(runId: string): Promise<LocalExecution[]> {
 
 describe('runs longer than one execution’s history', () => {
   it('hands the run over to fresh executions before the limit and ends SUCCEEDED, counters exact', async () => {
-    const source = slowGeoTiff();
-    sources.push(source);
+    const source = slowGeoTiff(tempDir('geohub-slowtif-'));
     const started = await hub.upload(source, { job: { zoom: 12, resampling: 'lanczos' } });
     if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
     const executions = await settle(started.runId);
@@ -75,8 +71,7 @@ describe('runs longer than one execution’s history', () => {
   });
 
   it('an execution that dies of the history limit mid-run is recorded with its cause; redrive finishes the run', async () => {
-    const source = slowGeoTiff();
-    sources.push(source);
+    const source = slowGeoTiff(tempDir('geohub-slowtif-'));
     // No hand-over this time: the limit is lowered under the running execution's feet.
     const started = await hub.upload(source, { name: 'dies.tif', job: { zoom: 12, resampling: 'lanczos' } });
     if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);

@@ -8,6 +8,7 @@ import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { findFiles } from '../../support/find-files.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
 import { slowGeoTiff } from '../../support/raster-fixtures.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 let hub: LocalHub;
@@ -38,7 +39,9 @@ const gdalProcesses = () => processTable().filter((p) => p.command.startsWith('g
 
 describe('run control on the local stack', () => {
   it('stopping the execution mid-run cancels the run: no tool survives, no .part, no claim held', async () => {
-    const started = await hub.upload(slowGeoTiff(), { job: { zoom: 13, resampling: 'lanczos' } });
+    const started = await hub.upload(slowGeoTiff(tempDir('geohub-slowtif-')), {
+      job: { zoom: 13, resampling: 'lanczos' },
+    });
     if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
     expect(await waitUntil(() => toolStarts.some((t) => t.runId === started.runId), 60_000)).toBe(true);
     const stoppedAt = Date.now();

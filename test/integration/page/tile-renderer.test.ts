@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
@@ -64,7 +65,7 @@ async function finishedRun(file: string) {
 
 beforeAll(async () => {
   hub = await startTestHub();
-  scratch = execFileSync('mktemp', ['-d', '/tmp/geohub-render-test-XXXXXX'], { encoding: 'utf8' }).trim();
+  scratch = mkdtempSync(join(tmpdir(), 'geohub-render-test-'));
   // A one-band raster: band 1 of the RGB example.
   const band = join(scratch, 'band1.tif');
   execFileSync('gdal_translate', ['-q', '-b', '1', RGB, band]);

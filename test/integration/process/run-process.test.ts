@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,8 +9,9 @@ import {
 } from '../../../lib/process/errors.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
+import { fileTempDir } from '../../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'geohub-proc-'));
+const dir = fileTempDir('geohub-proc-');
 function script(name: string, body: string): string {
   const path = join(dir, name);
   writeFileSync(path, `#!/bin/sh\n${body}\n`);

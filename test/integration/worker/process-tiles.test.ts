@@ -16,6 +16,7 @@ import { findFiles } from '../../support/find-files.js';
 import { createFixture, seedRun } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
 import { waitUntil } from '../../support/wait-until.js';
 
@@ -79,8 +80,7 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
 
   it('cancelled mid-warp: the process group is dead, no .part, no tile, no object; the cause is the signal reason', async () => {
     const fixture = await createFixture(config, clients);
-    const slow = slowSource();
-    onTestFinished(() => rmSync(join(slow.files[0]!, '..'), { recursive: true, force: true }));
+    const slow = slowSource(tempDir('geohub-slow-'));
     const seeded = await seedRun(fixture, slow.files, [slow.tile, ...slow.near]);
     const starts: { pid: number; tiles: number }[] = [];
     const d = deps(fixture.store, starts);

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { findFiles } from '../../support/find-files.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
 import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
 
@@ -34,7 +34,7 @@ describe('the worker processes sub-tiles for real', () => {
     const meta = await fixture.ledger.getRun(run.runId);
     expect(meta?.counters.done).toBe(tiles.length);
 
-    const out = mkdtempSync(join(tmpdir(), 'geohub-tiles-'));
+    const out = tempDir('geohub-tiles-');
     for (const tile of states.values()) {
       const head = await fixture.store.head(tile.output!.key);
       expect(head?.etag).toBe(tile.output!.etag);
@@ -52,7 +52,7 @@ describe('the worker processes sub-tiles for real', () => {
 
   it('fails a corrupt source terminally with a clear reason, and keeps serving the other run', async () => {
     const fixture = await createFixture(config, clients);
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-corrupt-'));
+    const dir = tempDir('geohub-corrupt-');
     const truncated = join(dir, 'truncated.tif');
     writeFileSync(truncated, readFileSync(RGB).subarray(0, 20_000));
     const bad = await seedRun(fixture, [truncated], gdalTileCover(RGB, 7));

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readSourceHeader } from '../../../lib/source/read-source-header.js';
 import { planTiles } from '../../../lib/split/plan-tiles.js';
 import { localFileStore } from '../../../lib/store/file-store.js';
@@ -168,8 +168,7 @@ describe('the worker bundle, as the image ships it', () => {
 
   it('as PID 1 of its own PID namespace: SIGTERM → tool group dead, no .part, exit 75 within the stop grace', async () => {
     const fixture = await createFixture(config, clients);
-    const slow = slowSource();
-    onTestFinished(() => rmSync(dirname(slow.files[0]!), { recursive: true, force: true }));
+    const slow = slowSource(tempDir('geohub-slow-'));
     const run = await seedRun(fixture, slow.files, [slow.tile]);
     await enqueueTiles(fixture, run.runId, run.tasks);
 

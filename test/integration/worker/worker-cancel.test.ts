@@ -3,6 +3,7 @@ import { findFiles } from '../../support/find-files.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
 import { liveGroup, spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
@@ -13,7 +14,7 @@ afterAll(() => clients.destroy());
 describe('cancelling in-flight work leaves nothing behind', () => {
   it('a run cancelled during a running gdalwarp: group dead, no .part, no output, claim released, queue dropped', async () => {
     const fixture = await createFixture(config, clients);
-    const slow = slowSource();
+    const slow = slowSource(tempDir('geohub-slow-'));
     const run = await seedRun(fixture, slow.files, [slow.tile, ...slow.near]);
     await enqueueTiles(fixture, run.runId, run.tasks);
     const [slowTask] = run.tasks;
@@ -48,7 +49,7 @@ describe('cancelling in-flight work leaves nothing behind', () => {
 
   it('SIGTERM with no time left cancels what is in flight cleanly, exits 75, and the retry redoes only that', async () => {
     const fixture = await createFixture(config, clients);
-    const slow = slowSource();
+    const slow = slowSource(tempDir('geohub-slow-'));
     const run = await seedRun(fixture, slow.files, [slow.tile, ...slow.near]);
     await enqueueTiles(fixture, run.runId, run.tasks);
     const [slowTask] = run.tasks;

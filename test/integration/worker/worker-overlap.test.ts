@@ -1,5 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { countClaims } from '../../../lib/ledger/tile-records.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
@@ -44,8 +44,7 @@ function heldUploads(fixture: Fixture, runId: string, extra: Record<string, stri
  */
 async function twoInFlight(extra: Record<string, string> = {}) {
   const fixture = await createFixture(config, clients);
-  const slow = slowSource();
-  onTestFinished(() => rmSync(dirname(slow.files[0]!), { recursive: true, force: true }));
+  const slow = slowSource(tempDir('geohub-slow-'));
   // z12 x835 is in the 4×4 block left of x836: two metatiles, two messages.
   const run = await seedRun(fixture, slow.files, [slow.near[0]!, slow.tile]);
   const [quick, heavy] = run.tasks;

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createFixture } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
@@ -19,7 +19,7 @@ afterAll(() => clients.destroy());
 describe('start-up self-check', () => {
   it('refuses work (exit 78, a clear message) when a stale .part is in its scratch space', async () => {
     const fixture = await createFixture(config, clients);
-    const scratch = mkdtempSync(join(tmpdir(), 'geohub-stale-'));
+    const scratch = tempDir('geohub-stale-');
     mkdirSync(join(scratch, 'out', 'r-old', '12'), { recursive: true });
     const stale = join(scratch, 'out', 'r-old', '12', '1300.tif.1a2b3c4d.part');
     writeFileSync(stale, 'half a tile');
@@ -33,7 +33,7 @@ describe('start-up self-check', () => {
   it('refuses work when a GDAL process older than the longest budget is running', async () => {
     const fixture = await createFixture(config, clients);
     // An orphan as the self-check sees one: a process whose name starts with gdal.
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-orphan-'));
+    const dir = tempDir('geohub-orphan-');
     const fake = join(dir, 'gdalwarp');
     copyFileSync('/bin/sleep', fake);
     const orphan = spawn(fake, ['600'], { detached: true, stdio: 'ignore' });

@@ -1,11 +1,10 @@
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { findFiles } from '../../support/find-files.js';
 import { freezeGroup } from '../../support/freezer.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
 import { liveGroup, spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
@@ -16,9 +15,7 @@ afterAll(() => clients.destroy());
 const debris = (dir: string) => findFiles(dir, (n) => n.endsWith('.part') || n.endsWith('.tif'));
 
 function slowRun() {
-  const slow = slowSource();
-  onTestFinished(() => rmSync(dirname(slow.files[0]!), { recursive: true, force: true }));
-  return slow;
+  return slowSource(tempDir('geohub-slow-'));
 }
 
 describe('a tool that exceeds its budget, or cannot be killed', () => {

@@ -12,7 +12,7 @@ import {
   roleStatements,
   STAGE,
   type Template,
-} from './template.js';
+} from '../../support/serverless-template.js';
 
 // Operating geohub on AWS (issue 16): what the packaged template does for storage, rollouts,
 // alarms, state machine observability and cost allocation.

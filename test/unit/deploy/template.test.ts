@@ -24,7 +24,7 @@ import {
   STAGE,
   type Template,
   wildcardProblems,
-} from './template.js';
+} from '../../support/serverless-template.js';
 
 let template: Template;
 

@@ -13,7 +13,7 @@ import { createSqsQueue } from '../../../../lib/queue/sqs-queue.js';
 import { coverTiles } from '../../../../lib/tiling/cover-tiles.js';
 import { countingStore } from '../../../support/counting-store.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
-import { createFakeQueue } from './fake-queue.js';
+import { createRecordingQueue } from '../../../support/recording-queue.js';
 
 const RUN = 'r-0123456789abcdef0123';
 
@@ -42,7 +42,8 @@ function tilesIn(bodies: readonly string[]) {
 describe('enqueueChunk', () => {
   it('sends every sub-tile exactly once when looped, whatever the part and call sizes', async () => {
     const { memory, manifest } = await manifestOf(23, 19, 37);
-    const { queue, sent } = createFakeQueue();
+    const queue = createRecordingQueue();
+    const { sent } = queue;
     let cursor: EnqueueCursor | null = null;
     let calls = 0;
     let done = false;
@@ -72,7 +73,8 @@ describe('enqueueChunk', () => {
 
   it('reports done, with sent = total, on the call that sends the last tile', async () => {
     const { memory, manifest } = await manifestOf(4, 4, 100);
-    const { queue, sent } = createFakeQueue();
+    const queue = createRecordingQueue();
+    const { sent } = queue;
     const r = await enqueueChunk(manifest, undefined, { store: memory, queue });
     expect(r).toEqual({ cursor: null, done: true, sent: 16, total: 16, messages: 1, tiles: 16 });
     expect(sent).toHaveLength(1);
@@ -88,7 +90,8 @@ describe('enqueueChunk', () => {
       tilesPerMessage: 4,
     });
     expect(manifest.tilesPerMessage).toBe(4);
-    const { queue, sent } = createFakeQueue();
+    const queue = createRecordingQueue();
+    const { sent } = queue;
     await enqueueChunk(manifest, undefined, { store: memory, queue, tilesPerMessage: 16 });
     expect(sent).toHaveLength(8);
     expect(tilesIn(sent)).toHaveLength(32);
@@ -96,7 +99,8 @@ describe('enqueueChunk', () => {
 
   it('sends ten entries per SendMessageBatch call', async () => {
     const { memory, manifest } = await manifestOf(20, 20, 1000);
-    const { queue, batchSizes } = createFakeQueue();
+    const queue = createRecordingQueue();
+    const { batchSizes } = queue;
     await enqueueChunk(manifest, undefined, { store: memory, queue, tilesPerMessage: 4 });
     expect(batchSizes).toEqual(Array(10).fill(10));
   });
@@ -104,7 +108,7 @@ describe('enqueueChunk', () => {
   it('reads a bounded slice of the manifest per call', async () => {
     const { memory, manifest } = await manifestOf(100, 100, 50_000);
     const { store, counts } = countingStore(memory);
-    const { queue } = createFakeQueue();
+    const queue = createRecordingQueue();
     const r = await enqueueChunk(manifest, undefined, {
       store,
       queue,
@@ -118,7 +122,7 @@ describe('enqueueChunk', () => {
 
   it('treats entries that still failed after the adapter retries as an error, and a retry resends the chunk', async () => {
     const { memory, manifest } = await manifestOf(8, 8, 100);
-    const { queue } = createFakeQueue((_, call) =>
+    const queue = createRecordingQueue((_, call) =>
       call === 1 ? [{ index: 2, reason: 'InternalError: boom' }] : [],
     );
     const error = await enqueueChunk(manifest, undefined, { store: memory, queue, tilesPerMessage: 4 }).catch(
@@ -135,7 +139,7 @@ describe('enqueueChunk', () => {
   it('fails when the parts do not hold the total the reference claims', async () => {
     const { memory, manifest } = await manifestOf(4, 4, 100);
     const lying: ManifestRef = { ...manifest, total: 17 };
-    const { queue } = createFakeQueue();
+    const queue = createRecordingQueue();
     await expect(enqueueChunk(lying, undefined, { store: memory, queue })).rejects.toThrow(
       ManifestCorruptError,
     );
@@ -143,7 +147,7 @@ describe('enqueueChunk', () => {
 
   it('rejects a message size outside the model', async () => {
     const { memory, manifest } = await manifestOf(4, 4, 100);
-    const { queue } = createFakeQueue();
+    const queue = createRecordingQueue();
     await expect(
       enqueueChunk(manifest, undefined, { store: memory, queue, tilesPerMessage: 17 }),
     ).rejects.toThrow(/tilesPerMessage must be an integer in 1..16/);

@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
@@ -7,11 +6,12 @@ import { extractTilePoints } from '../../../../lib/pointcloud/extract-tile-point
 import { loadLazPerf } from '../../../../lib/pointcloud/load-laz-perf.js';
 import { TruncatedSourceError, UnrecognisedFormatError } from '../../../../lib/source/errors.js';
 import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
-import { gridPoints, syntheticLas } from './synthetic-las.js';
+import { gridPoints, syntheticLas } from '../../../support/synthetic-las.js';
+import { fileTempDir } from '../../../support/temp-dir.js';
 
 const AUTZEN = new URL('../../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
 const SIMPLE_LAS = new URL('../../../fixtures/pointcloud/simple.las', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'geohub-extract-'));
+const dir = fileTempDir('geohub-extract-');
 let files = 0;
 const file = (bytes: Uint8Array) => {
   files += 1;

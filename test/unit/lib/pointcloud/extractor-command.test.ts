@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../../../../lib/operations/classify-failure.js';
@@ -7,9 +6,10 @@ import type { ExtractTileRequest } from '../../../../lib/pointcloud/extract-tile
 import { extractorCommand } from '../../../../lib/pointcloud/extractor-command.js';
 import { ToolExitError } from '../../../../lib/process/errors.js';
 import { runProcess } from '../../../../lib/process/run-process.js';
+import { fileTempDir } from '../../../support/temp-dir.js';
 
 const AUTZEN = new URL('../../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'geohub-extractor-'));
+const dir = fileTempDir('geohub-extractor-');
 const request = (source: string): ExtractTileRequest => ({
   mode: 'probe',
   source,

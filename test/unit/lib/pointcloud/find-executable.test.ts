@@ -1,11 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findExecutable } from '../../../../lib/pointcloud/find-executable.js';
+import { fileTempDir } from '../../../support/temp-dir.js';
 
 describe('findExecutable', () => {
-  const root = mkdtempSync(join(tmpdir(), 'geohub-path-'));
+  const root = fileTempDir('geohub-path-');
   const [a, b, c] = ['a', 'b', 'c'].map((d) => {
     mkdirSync(join(root, d));
     return join(root, d);

@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lasPointBatches } from '../../../../lib/pointcloud/las-point-batches.js';
 import { openPointCloud } from '../../../../lib/pointcloud/open-point-cloud.js';
-import { gridPoints, syntheticLas } from './synthetic-las.js';
+import { gridPoints, syntheticLas } from '../../../support/synthetic-las.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 describe('lasPointBatches', () => {
   it('streams every record of a plain LAS file in batches, values intact across batch boundaries', async () => {
     const points = gridPoints((i, j) => (i + j) % 3);
-    const path = join(mkdtempSync(join(tmpdir(), 'geohub-las-')), 'source');
+    const path = join(tempDir('geohub-las-'), 'source');
     writeFileSync(path, syntheticLas(points, { epsg: 32610 }));
     const cloud = await openPointCloud(path);
     try {

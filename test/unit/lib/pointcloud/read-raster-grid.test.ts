@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRasterGrid } from '../../../../lib/pointcloud/read-raster-grid.js';
+import { fileTempDir } from '../../../support/temp-dir.js';
 import { baselineTags, tiffBytes } from '../../../support/tiff-bytes.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'geohub-grid-'));
+const dir = fileTempDir('geohub-grid-');
 const write = (name: string, bytes: Uint8Array) => {
   const path = join(dir, name);
   writeFileSync(path, bytes);

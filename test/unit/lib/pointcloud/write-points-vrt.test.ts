@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pointsVrtXml, writePointsVrt } from '../../../../lib/pointcloud/write-points-vrt.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 describe('writePointsVrt', () => {
   it('writes x,y,z lines at full precision and a VRT that reprojects them to EPSG:3857', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-vrt-'));
+    const dir = tempDir('geohub-vrt-');
     const written = await writePointsVrt(
       dir,
       [
@@ -33,7 +33,7 @@ describe('writePointsVrt', () => {
   });
 
   it('writes a header-only CSV for no points', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-vrt-'));
+    const dir = tempDir('geohub-vrt-');
     const written = await writePointsVrt(dir, [], 'EPSG:32610');
     expect(written.count).toBe(0);
     expect(readFileSync(written.csv, 'utf8')).toBe('x,y,z\n');

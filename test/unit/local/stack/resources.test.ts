@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ResourceDefinitionError } from '../../../../local/stack/errors.js';
 import { readResources } from '../../../../local/stack/resources.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const vars = { stage: 'test', accountId: '111122223333', region: 'eu-west-1' };
 
@@ -27,7 +27,7 @@ describe('readResources (serverless.yml as the one source of truth)', () => {
   });
 
   it('resolves CloudFormation pseudo parameters only inside Fn::Sub', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-res-'));
+    const dir = tempDir('geohub-res-');
     const write = (bucketName: string) => {
       const file = join(dir, `serverless-${Math.random()}.yml`);
       writeFileSync(
@@ -51,7 +51,7 @@ describe('readResources (serverless.yml as the one source of truth)', () => {
   });
 
   it('refuses a name built from a variable it cannot resolve', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'geohub-res-'));
+    const dir = tempDir('geohub-res-');
     const file = join(dir, 'serverless.yml');
     writeFileSync(
       file,

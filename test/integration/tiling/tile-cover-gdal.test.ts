@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSourceHeader } from '../../../../lib/source/read-source-header.js';
-import { planTiles } from '../../../../lib/split/plan-tiles.js';
-import { createMemoryStore } from '../../../support/memory-store.js';
+import { readSourceHeader } from '../../../lib/source/read-source-header.js';
+import { planTiles } from '../../../lib/split/plan-tiles.js';
+import { createMemoryStore } from '../../support/memory-store.js';
 
 /*
  * The tile cover computed by lib/ (geotiff + proj4 + lib/tiling) must equal an oracle computed
@@ -15,7 +15,7 @@ import { createMemoryStore } from '../../../support/memory-store.js';
  * footprint reaches more than a thousandth of a pixel into it.
  */
 
-const ROOT = new URL('../../../../', import.meta.url).pathname;
+const ROOT = new URL('../../../', import.meta.url).pathname;
 const TOLERANCE = 1 / (256 * 1000);
 const POINTS_PER_EDGE = 21;
 const scratch = mkdtempSync(join(tmpdir(), 'geohub-oracle-'));

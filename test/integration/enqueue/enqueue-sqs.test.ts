@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { enqueueChunk } from '../../../../lib/enqueue/enqueue-chunk.js';
-import type { EnqueueCursor } from '../../../../lib/enqueue/enqueue-request.js';
-import { parseTileMessage } from '../../../../lib/model/message.js';
-import { metatileLayouts } from '../../../../lib/operations/metatile-layout.js';
-import { createSqsQueue } from '../../../../lib/queue/sqs-queue.js';
-import { split } from '../../../../lib/split/split.js';
-import { stackClients } from '../../../support/stack-clients.js';
+import { enqueueChunk } from '../../../lib/enqueue/enqueue-chunk.js';
+import type { EnqueueCursor } from '../../../lib/enqueue/enqueue-request.js';
+import { parseTileMessage } from '../../../lib/model/message.js';
+import { metatileLayouts } from '../../../lib/operations/metatile-layout.js';
+import { createSqsQueue } from '../../../lib/queue/sqs-queue.js';
+import { split } from '../../../lib/split/split.js';
+import { stackClients } from '../../support/stack-clients.js';
 
 const { config, clients, ledger, store } = stackClients();
 const queues: string[] = [];
@@ -49,7 +49,7 @@ describe('enqueue to the local SQS', () => {
     const key = `incoming/${randomUUID()}/shade.tif`;
     const put = await store.putFile(
       key,
-      new URL('../../../../examples/raster/shade.tif', import.meta.url).pathname,
+      new URL('../../../examples/raster/shade.tif', import.meta.url).pathname,
     );
     const result = await split(
       { source: { bucket: config.bucket, key, version: put.versionId ?? put.etag }, params: { zoom: 18 } },

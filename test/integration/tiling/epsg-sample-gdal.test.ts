@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSourceHeader } from '../../../../lib/source/read-source-header.js';
-import { planTiles } from '../../../../lib/split/plan-tiles.js';
-import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
-import type { TileRange } from '../../../../lib/tiling/tile-range.js';
-import { seededRandom } from '../../../../local/faults/seeded-random.js';
-import { crsOracle, epsgCrs, type OracleCase } from '../../../support/crs-oracle.js';
-import { createMemoryStore } from '../../../support/memory-store.js';
+import { readSourceHeader } from '../../../lib/source/read-source-header.js';
+import { planTiles } from '../../../lib/split/plan-tiles.js';
+import { UnsupportedCrsError } from '../../../lib/tiling/errors.js';
+import type { TileRange } from '../../../lib/tiling/tile-range.js';
+import { seededRandom } from '../../../local/faults/seeded-random.js';
+import { crsOracle, epsgCrs, type OracleCase } from '../../support/crs-oracle.js';
+import { createMemoryStore } from '../../support/memory-store.js';
 
 /*
  * geohub's XYZ cover against GDAL's own, over a seeded random draw of the EPSG registry's

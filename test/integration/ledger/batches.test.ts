@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ledgerBatchesContract } from '../../../support/ledger-batches-contract.js';
-import { seedLedgerRun } from '../../../support/ledger-run.js';
-import { stackClients } from '../../../support/stack-clients.js';
+import { ledgerBatchesContract } from '../../support/ledger-batches-contract.js';
+import { seedLedgerRun } from '../../support/ledger-run.js';
+import { stackClients } from '../../support/stack-clients.js';
 
 const { clients, ledger } = stackClients();
 afterAll(() => clients.destroy());

@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
-import { ledgerBatchesContract } from '../../../support/ledger-batches-contract.js';
-import { createMemoryLedger } from '../../../support/memory-ledger.js';
+import { ledgerBatchesContract } from '../../support/ledger-batches-contract.js';
+import { createMemoryLedger } from '../../support/memory-ledger.js';
 
 describe('the in-memory ledger keeps the adapter’s semantics: park, unpark, reap', () => {
   ledgerBatchesContract(() => createMemoryLedger());

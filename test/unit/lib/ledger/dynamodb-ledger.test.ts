@@ -2,9 +2,9 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDynamoLedger } from '../../../../../lib/ledger/dynamodb-ledger.js';
-import { LeaseLostError, LedgerBusyError } from '../../../../../lib/ledger/errors.js';
-import { metatileOf } from '../../../../../lib/model/metatile.js';
+import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
+import { LeaseLostError, LedgerBusyError } from '../../../../lib/ledger/errors.js';
+import { metatileOf } from '../../../../lib/model/metatile.js';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1', maxAttempts: 1 }));
 const mock = mockClient(documents);

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAwsClients } from '../../../../lib/aws/clients.js';
-import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
-import { LeaseLostError } from '../../../../lib/ledger/errors.js';
-import { listTiles } from '../../../../lib/ledger/tile-records.js';
-import { outputsOf, seedLedgerRun } from '../../../support/ledger-run.js';
-import { stackClients } from '../../../support/stack-clients.js';
+import { createAwsClients } from '../../../lib/aws/clients.js';
+import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
+import { LeaseLostError } from '../../../lib/ledger/errors.js';
+import { listTiles } from '../../../lib/ledger/tile-records.js';
+import { outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
+import { stackClients } from '../../support/stack-clients.js';
 
 const { config, clients, ledger } = stackClients();
 afterAll(() => clients.destroy());

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ExecutionStarter } from '../../../../lib/executions/execution-starter.js';
-import { startRunForUpload } from '../../../../lib/trigger/start-run-for-upload.js';
-import { countingStore } from '../../../support/counting-store.js';
-import { stackClients } from '../../../support/stack-clients.js';
+import type { ExecutionStarter } from '../../../lib/executions/execution-starter.js';
+import { startRunForUpload } from '../../../lib/trigger/start-run-for-upload.js';
+import { countingStore } from '../../support/counting-store.js';
+import { stackClients } from '../../support/stack-clients.js';
 
 const { config, clients, ledger, store: s3 } = stackClients();
 afterAll(() => clients.destroy());

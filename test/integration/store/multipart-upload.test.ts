@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAwsClients } from '../../../../lib/aws/clients.js';
-import { loadConfig } from '../../../../lib/config/config.js';
-import { uploadFileMultipart } from '../../../../lib/store/s3-multipart-upload.js';
-import { stackClients } from '../../../support/stack-clients.js';
-import { startTcpProxy } from '../../../support/tcp-proxy.js';
-import { tempDir } from '../../../support/temp-dir.js';
+import { createAwsClients } from '../../../lib/aws/clients.js';
+import { loadConfig } from '../../../lib/config/config.js';
+import { uploadFileMultipart } from '../../../lib/store/s3-multipart-upload.js';
+import { stackClients } from '../../support/stack-clients.js';
+import { startTcpProxy } from '../../support/tcp-proxy.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const { config, clients, env, store } = stackClients();
 afterAll(() => clients.destroy());

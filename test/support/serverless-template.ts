@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { projectRoot } from '../../../local/project-root.js';
+import { projectRoot } from '../../local/project-root.js';
 
 /** What the deploy tests read: the template `npm run package` writes, offline. */
 export const ROOT = projectRoot();

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runIdFor } from '../../../../lib/model/ids.js';
-import { tileTaskSchema } from '../../../../lib/model/tile.js';
-import { split } from '../../../../lib/split/split.js';
-import { countingStore } from '../../../support/counting-store.js';
-import { stackClients } from '../../../support/stack-clients.js';
+import { runIdFor } from '../../../lib/model/ids.js';
+import { tileTaskSchema } from '../../../lib/model/tile.js';
+import { split } from '../../../lib/split/split.js';
+import { countingStore } from '../../support/counting-store.js';
+import { stackClients } from '../../support/stack-clients.js';
 
 const { config, clients, ledger, store: s3 } = stackClients();
 const scratch = mkdtempSync(join(tmpdir(), 'geohub-split-'));
@@ -16,7 +16,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const SHADE = new URL('../../../../examples/raster/shade.tif', import.meta.url).pathname;
+const SHADE = new URL('../../../examples/raster/shade.tif', import.meta.url).pathname;
 
 describe('split of a COG on the local stack', () => {
   it('reads only the header by ranged GETs, writes the manifest and records the run', async () => {
