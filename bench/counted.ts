@@ -1,7 +1,8 @@
 /**
  * Every AWS request a sub-tile costs, from one run with everything counted: SDK middleware in
  * the workers and the coordinator, plus a counting proxy in front of S3 for GDAL's own ranged
- * reads, and the state machine's transitions. Not timed (the proxy slows GDAL's reads).
+ * reads, and the state machine's transitions. Not timed (the proxy slows GDAL's reads, and the
+ * progress loop waits as long as on AWS, so its requests and transitions are AWS's).
  */
 import { descendants } from '../lib/process/process-table.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
@@ -19,13 +20,22 @@ export interface CountedRun {
   readonly cpu: { readonly stack: number; readonly workers: number };
 }
 
+/** The progress loop's first wait on AWS (docs/architecture.md, "Runs of any length"). */
+const AWS_PROGRESS_WAIT_MS = 10_000;
+
 export async function countedRun(raster: BenchRaster, workers: number): Promise<CountedRun> {
   const requests: Record<string, number> = {};
   const count = (key: string, n = 1) => {
     requests[key] = (requests[key] ?? 0) + n;
   };
   let ready = 0;
-  const hub = await startLocalHub({ workers: 0, pollMs: 250, onAwsRequest: (s, c) => count(`${s}.${c}`) });
+  // AWS's cadence, not the local stack's quick one: a progress check every 10 s (its DLQ depth and
+  // run read are coordinator requests), and the workers' production long poll of 20 s.
+  const hub = await startLocalHub({
+    workers: 0,
+    pollMs: AWS_PROGRESS_WAIT_MS,
+    onAwsRequest: (s, c) => count(`${s}.${c}`),
+  });
   const proxy = await startCountingProxy(hub.stack.env.GEOHUB_ENDPOINT_S3!);
   try {
     const { startWorkerPool } = await import('../local/pool/worker-pool.js');
@@ -35,7 +45,7 @@ export async function countedRun(raster: BenchRaster, workers: number): Promise<
         ...hub.stack.env,
         GEOHUB_ENDPOINT_S3: proxy.endpoint,
         GEOHUB_COUNT_REQUESTS: '1',
-        GEOHUB_RECEIVE_WAIT_S: '1',
+        GEOHUB_RECEIVE_WAIT_S: '20',
         GEOHUB_LOG_LEVEL: 'info',
       },
       onLog: (_line, parsed) => {

@@ -7,7 +7,10 @@
  * configured request timeout. Records its wall time and the process's peak memory, and how long
  * gdalinfo takes to open the mosaic; prints them and saves JSON to .bench/.
  *
- *   node --import tsx bench/finalize-million.ts [side]   (side² sub-tiles; default 1000)
+ *   node --import tsx bench/finalize-million.ts [side] [heap MiB]
+ *
+ * side² sub-tiles (default 1000); the container's heap cap defaults to the function's memorySize
+ * (a smaller one shows how little finalize needs).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,6 +25,7 @@ import { seedDoneRun } from '../test/support/seed-markers.js';
 import { memoryProbe, mib, withBenchStack } from './support/local-bench.js';
 
 const SIDE = Number(process.argv[2] ?? 1000);
+const HEAP_MIB = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
 async function main() {
   await withBenchStack(async ({ stack, store, ledger, scratch }) => {
     const run = { runId: 'r-bench-finalize-million', z: 18, x0: 130_000, y0: 90_000, side: SIDE };
@@ -42,7 +46,8 @@ async function main() {
 
     // The function logs its phases at debug level from its container thread as they end.
     process.env.GEOHUB_LOG_LEVEL = 'debug';
-    const lambda = readLambdaLimits().finalize!;
+    const configured = readLambdaLimits().finalize!;
+    const lambda = { ...configured, memoryMiB: HEAP_MIB ?? configured.memoryMiB };
     const pool = createLambdaPool({ env: stack.env, limits: { finalize: lambda } });
     let result: FinalizeResult;
     const before = process.memoryUsage();

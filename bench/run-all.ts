@@ -20,6 +20,7 @@ import { countedRun } from './counted.js';
 import { benchOverhead } from './overhead.js';
 import { benchRerunCompleted, benchSigtermResume, type RerunFigures, type SigtermResume } from './resume.js';
 import { benchDir, benchRasters } from './sources.js';
+import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
 import { pricePer1000 } from './support/price.js';
 import { spread } from './support/stats.js';
@@ -50,13 +51,14 @@ const resultsPath = args.results ?? join(root, '.bench/results.json');
 const workers = availableParallelism();
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
 const started = performance.now();
+const load = sampleLoad();
 const dir = benchDir();
 /** A long bench on a busy machine: what is measured is kept as it comes (`partial: true`) and logged. */
 function saveSoFar(figures: Record<string, unknown>) {
   mkdirSync(dirname(resultsPath), { recursive: true });
   writeFileSync(
     resultsPath,
-    `${JSON.stringify({ partial: true, at: new Date().toISOString(), machine: machine(), runs, workers, ...figures }, null, 2)}\n`,
+    `${JSON.stringify({ partial: true, at: new Date().toISOString(), machine: machine(), load: load.summary(), runs, workers, ...figures }, null, 2)}\n`,
   );
   log(`figures so far saved in ${resultsPath}`);
 }
@@ -150,13 +152,14 @@ try {
     pricePer1000(
       counted.requests,
       counted.s3HttpRequests,
-      // On AWS the progress loop waits 10 s (locally 0.25 s): Wait → CheckProgress → Decide per turn.
-      12 + Math.ceil(counted.runSeconds / 10) * 3,
+      // The counted run's progress loop waits 10 s, as on AWS: its transitions are AWS's.
+      counted.transitions,
       counted.tiles,
     );
   const results = {
     at: new Date().toISOString(),
     machine: machine(),
+    load: load.summary(),
     quick,
     runs,
     workers,
@@ -184,5 +187,6 @@ try {
     }
   }
 } finally {
+  load.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -10,6 +10,8 @@ import { type Spread, showSpread } from './support/stats.js';
 export interface BenchResults {
   readonly at: string;
   readonly machine: ReturnType<typeof machine>;
+  /** The 1-minute load average sampled while the bench ran. */
+  readonly load?: Spread;
   readonly runs: number;
   readonly workers: number;
   /** Unset for the figures saved so far by a bench that did not finish. */
@@ -56,7 +58,7 @@ export function benchTable(r: BenchResults): string {
   const m = r.machine;
   const w = r.workers;
   const rows = [
-    `Measured ${r.at.slice(0, 10)} on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}; ${r.totalSeconds === undefined ? '**an interrupted run: only the rows below were measured**' : `\`npm run bench\` took ${r.totalSeconds} s`}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes.`,
+    `Measured ${r.at.slice(0, 10)} on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}${r.load ? `, load average ${r.load.median} (${r.load.min}–${r.load.max}) while it ran` : ''}; ${r.totalSeconds === undefined ? '**an interrupted run: only the rows below were measured**' : `\`npm run bench\` took ${r.totalSeconds} s`}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes.`,
     '',
     '| figure | result | target |',
     '| --- | --- | --- |',
@@ -77,7 +79,7 @@ export function benchTable(r: BenchResults): string {
     const per = (keys: (k: string) => boolean) =>
       (Object.entries(c.requests).reduce((n, [k, v]) => n + (keys(k) ? v : 0), 0) / c.tiles).toFixed(2);
     rows.push(
-      `| AWS requests per sub-tile (${c.tiles} sub-tiles, every request counted) | SQS ${per((k) => k.startsWith('SQS.'))}, DynamoDB writes ${per((k) => DYNAMO_WRITES.includes(k))} (${cost.perSubTile.dynamoWriteUnits.toFixed(1)} WRU) + ${cost.perSubTile.dynamoReadUnits.toFixed(1)} RRU, S3 ${cost.perSubTile.s3Puts.toFixed(2)} PUT + ${cost.perSubTile.s3Gets.toFixed(1)} GET, ${cost.perSubTile.transitions.toFixed(2)} transitions | SQS ≤ 0.1, DynamoDB writes ≤ 0.2, 1 PUT |`,
+      `| AWS requests per sub-tile (a run of ${c.tiles} sub-tiles in ${Math.ceil(c.tiles / 16)}+ metatiles, every request counted; AWS's cadence: progress checked every 10 s, 20 s long polls) | SQS ${per((k) => k.startsWith('SQS.'))}, DynamoDB writes ${per((k) => DYNAMO_WRITES.includes(k))} (${cost.perSubTile.dynamoWriteUnits.toFixed(1)} WRU) + ${cost.perSubTile.dynamoReadUnits.toFixed(1)} RRU, S3 ${cost.perSubTile.s3Puts.toFixed(2)} PUT + ${cost.perSubTile.s3Gets.toFixed(1)} GET, ${cost.perSubTile.transitions.toFixed(2)} transitions | SQS ≤ 0.1, DynamoDB writes ≤ 0.2, 1 PUT |`,
       `| CPU the local AWS stand-ins used during that run (a remote service on AWS) | ${c.cpu.stack} CPU-s; the worker processes ${c.cpu.workers} CPU-s, of ${(c.runSeconds * m.cpus).toFixed(0)} CPU-s available | |`,
     );
   }

@@ -30,12 +30,20 @@ export async function attemptMetatile(
   // Until a marker is written, the claim is given back.
   let release: Release | undefined = { state: 'QUEUED' };
   try {
+    // Phases, for the bench's profile: tool, wait for the previous marker, uploads + marker.
+    let toolMs = 0;
+    let waitMs = 0;
     const outputs = await deps.processTiles(run, metatile.tiles, signal, {
-      beforeUpload: () => handoff.toolDone(signal),
+      beforeUpload: async () => {
+        toolMs = now() - started;
+        await handoff.toolDone(signal);
+        waitMs = now() - started - toolMs;
+      },
     });
     await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started);
     release = undefined;
-    log.info({ durationMs: now() - started }, 'metatile done');
+    const durationMs = now() - started;
+    log.info({ durationMs, toolMs, waitMs, uploadMs: durationMs - toolMs - waitMs }, 'metatile done');
     return 'delete';
   } catch (error) {
     const policy = failurePolicy(error);

@@ -19,7 +19,7 @@ export function stoppedWithItsRun(record: MetatileRecord): boolean {
  * Re-sends what a running run still owes from the time it was stopped. A re-drive queues what
  * was stopped before it; a worker that was stopping its metatile while the re-drive ran (its
  * claim still live, so the re-drive skipped it) parks it afterwards, and its message is gone
- * (docs/architecture.md, "Run control"). Returns the sub-tiles sent again.
+ * (docs/architecture.md, "Runs of any length"). Returns the sub-tiles sent again.
  */
 export async function resendStaleStops(
   deps: { readonly ledger: Pick<Ledger, 'unpark'>; readonly queue: Pick<WorkQueue, 'sendBatch'> },

@@ -1,11 +1,11 @@
 import { ManifestCorruptError } from '../manifest/errors.js';
 import type { ManifestRef } from '../manifest/manifest-ref.js';
 import { readManifestChunk } from '../manifest/read-manifest-chunk.js';
-import { MAX_TILES_PER_MESSAGE } from '../model/message.js';
+import { MAX_TILES_PER_MESSAGE, serializeTileMessage } from '../model/message.js';
 import type { WorkQueue } from '../queue/work-queue.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { EnqueueCursor } from './enqueue-request.js';
-import { packMessages } from './pack-messages.js';
+import { groupMetatiles } from './pack-messages.js';
 import { sendBodies } from './send-bodies.js';
 
 export interface EnqueueDeps {
@@ -71,12 +71,22 @@ export async function enqueueChunk(
       (maxMessages - messages) * tilesPerMessage,
       deps.signal,
     );
-    const bodies = packMessages(manifest.runId, chunk.tiles, tilesPerMessage);
+    let groups = groupMetatiles(chunk.tiles, tilesPerMessage);
+    // A block the read may have cut short is sent whole by the next read (one message, one GDAL
+    // process); a full message cannot have been.
+    const last = groups.at(-1);
+    if (chunk.nextOffset < current.bytes && groups.length > 1 && last && last.tiles.length < tilesPerMessage)
+      groups = groups.slice(0, -1);
+    groups = groups.slice(0, maxMessages - messages);
+    const taken = groups.reduce((n, g) => n + g.tiles.length, 0);
+    const bodies = groups.map((g) =>
+      serializeTileMessage({ v: 1, runId: manifest.runId, tiles: [...g.tiles] }),
+    );
     await sendBodies(deps.queue, bodies, concurrency, deps.signal);
     messages += bodies.length;
-    tiles += chunk.tiles.length;
-    sent += chunk.tiles.length;
-    offset = chunk.nextOffset;
+    tiles += taken;
+    sent += taken;
+    offset = chunk.lineEnds[taken - 1]!;
   }
   // Step past an exhausted last part so `done` is reported by the call that sent the last tile.
   while (part < manifest.parts.length && offset >= manifest.parts[part]!.bytes) {

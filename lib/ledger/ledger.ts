@@ -7,6 +7,7 @@ import type {
   SourceRef,
   TileError,
   TileOutput,
+  TileState,
 } from '../model/run.js';
 
 export interface NewRun {
@@ -69,9 +70,13 @@ export interface Ledger {
   getMetatiles(runId: string, metatileIds: readonly string[]): Promise<Map<string, MetatileRecord>>;
   /**
    * Every metatile record of a run, in no particular order (one Query per run, paged; with
-   * `parallel`, sixteen side by side: a run's finalize reads a million sub-tiles' markers).
+   * `parallel`, sixteen side by side: a run's finalize reads a million sub-tiles' markers);
+   * with `states`, only the metatiles in one of them.
    */
-  listMetatiles(runId: string, options?: { readonly parallel?: boolean }): AsyncIterable<MetatileRecord>;
+  listMetatiles(
+    runId: string,
+    options?: { readonly parallel?: boolean; readonly states?: readonly TileState[] },
+  ): AsyncIterable<MetatileRecord>;
 
   /** Conditional: not done, and unclaimed or its lease expired. One write. */
   claim(runId: string, metatile: Metatile, owner: string, leaseMs: number): Promise<ClaimResult>;

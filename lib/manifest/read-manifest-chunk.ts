@@ -10,6 +10,8 @@ export interface ManifestChunk {
   readonly tiles: TileTask[];
   /** Byte offset of the first line not returned (the part's size when it is exhausted). */
   readonly nextOffset: number;
+  /** Byte offset just after each returned tile's line: where a read resumes after that tile. */
+  readonly lineEnds: number[];
 }
 
 const NEWLINE = 0x0a;
@@ -26,7 +28,8 @@ export async function readManifestChunk(
   maxTiles: number,
   signal?: AbortSignal,
 ): Promise<ManifestChunk> {
-  if (offset >= part.bytes || maxTiles <= 0) return { tiles: [], nextOffset: Math.min(offset, part.bytes) };
+  if (offset >= part.bytes || maxTiles <= 0)
+    return { tiles: [], nextOffset: Math.min(offset, part.bytes), lineEnds: [] };
   const end = Math.min(part.bytes, offset + maxTiles * MAX_LINE_BYTES);
   const bytes = await store.getRange(part.key, offset, end - 1, { signal });
   if (bytes.byteLength !== end - offset) {
@@ -35,6 +38,7 @@ export async function readManifestChunk(
     );
   }
   const tiles: TileTask[] = [];
+  const lineEnds: number[] = [];
   let start = 0;
   while (tiles.length < maxTiles) {
     const newline = bytes.indexOf(NEWLINE, start);
@@ -42,13 +46,14 @@ export async function readManifestChunk(
     const line = Buffer.from(bytes.buffer, bytes.byteOffset + start, newline - start).toString('utf8');
     tiles.push(parseLine(line, part.key, offset + start));
     start = newline + 1;
+    lineEnds.push(offset + start);
   }
   if (start === 0) {
     throw new ManifestCorruptError(
       `${part.key}: no complete line at byte ${offset} (lines end with a newline)`,
     );
   }
-  return { tiles, nextOffset: offset + start };
+  return { tiles, nextOffset: offset + start, lineEnds };
 }
 
 function parseLine(line: string, key: string, at: number): TileTask {

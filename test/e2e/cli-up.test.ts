@@ -91,6 +91,11 @@ describe('geohub up and the commands that talk to it', () => {
     expect(
       await waitUntil(async () => (await statusOf(submitted.runId)).status === 'SUCCEEDED', 180_000, 500),
     ).toBe(true);
+    // The run's chain of executions: the upload's, stopped by the cancel, then the re-drive's.
+    const text = (await runCli(['status', submitted.runId, '--port', port])).stdout;
+    expect(text).toMatch(/^executions \(2\):$/m);
+    expect(text).toMatch(/^ {2}1\. \S+ {2}ABORTED \(upload, started /m);
+    expect(text).toMatch(/^ {2}2\. \S+ {2}SUCCEEDED \(redrive, started /m);
   });
 
   it('refuses state changes a web page could forge: other host names, non-JSON posts', async () => {

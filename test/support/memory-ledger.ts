@@ -147,8 +147,9 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
       }
       return found;
     },
-    async *listMetatiles(runId) {
-      for (const u of [...unitsOf(runId).values()]) yield copy(u);
+    async *listMetatiles(runId, options = {}) {
+      for (const u of [...unitsOf(runId).values()])
+        if (!options.states || options.states.includes(u.state)) yield copy(u);
     },
 
     async claim(runId, m, owner, leaseMs): Promise<ClaimResult> {

@@ -74,7 +74,13 @@ export function batchOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'listMe
 
     async unpark(runId, only) {
       const moved: Metatile[] = [];
-      for await (const record of ledger.listMetatiles(runId)) {
+      // Stopped metatiles (and claims, unless filtered) only: a million-tile run's markers stay put.
+      const states = Object.keys(COUNTER_OF) as TileState[];
+      const listed = ledger.listMetatiles(runId, {
+        parallel: true,
+        states: only ? states : [...states, 'CLAIMED'],
+      });
+      for await (const record of listed) {
         const counter = COUNTER_OF[record.state];
         const stranded = !only && isExpiredClaim(record, ctx.now());
         if ((!counter && !stranded) || (counter && only && !only(record))) continue;

@@ -11,7 +11,7 @@ import { toMetatileRecord } from '../items.js';
 import { leaseShardOf, METATILE_PREFIX, metatileKey, runKey } from '../keys.js';
 import type { ClaimResult, Ledger } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
-import { claimable, ownClaim } from './conditions.js';
+import { claimable, inAnyState, ownClaim } from './conditions.js';
 import type { LedgerContext } from './context.js';
 import { assign, expression, type Part } from './expression.js';
 import { interleavePages, queryPages } from './query-items.js';
@@ -71,10 +71,17 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
     async *listMetatiles(runId, options = {}) {
       // Metatile ids are hex digests: one query per leading digit splits a run evenly.
       const prefixes = options.parallel === true ? [...'0123456789abcdef'] : [''];
+      // Only the states asked for cross the wire (a re-drive wants the few stopped ones, not the markers).
+      const only = options.states ? inAnyState(options.states) : undefined;
       const queries = prefixes.map((p) =>
         queryPages(ctx, {
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :unit)',
-          ExpressionAttributeValues: { ':pk': runKey(runId).PK, ':unit': `${METATILE_PREFIX}${p}` },
+          ExpressionAttributeValues: {
+            ':pk': runKey(runId).PK,
+            ':unit': `${METATILE_PREFIX}${p}`,
+            ...only?.values,
+          },
+          ...(only ? { FilterExpression: only.text, ExpressionAttributeNames: only.names } : {}),
           ConsistentRead: true,
         }),
       );

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueChunk } from '../../../lib/enqueue/enqueue-chunk.js';
 import type { EnqueueCursor } from '../../../lib/enqueue/enqueue-request.js';
 import { parseTileMessage } from '../../../lib/model/message.js';
+import { metatileLayouts } from '../../../lib/operations/metatile-layout.js';
 import { createSqsQueue } from '../../../lib/queue/sqs-queue.js';
 import { split } from '../../../lib/split/split.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -68,13 +69,16 @@ describe('enqueue to the local SQS', () => {
     }
 
     const bodies = await drain(url);
-    const expectedMessages = result.manifest.parts.reduce((n, p) => n + Math.ceil(p.tiles / 16), 0);
-    expect(bodies).toHaveLength(expectedMessages);
-    expect(calls).toBe(Math.ceil(expectedMessages / 40));
+    // One message per 4×4 block of the manifest (fewer tiles at the cover's edges and where a
+    // part boundary cuts a block): each one rectangle, one GDAL process.
+    expect(bodies.length).toBeGreaterThanOrEqual(Math.ceil(result.total / 16));
+    expect(calls).toBe(Math.ceil(bodies.length / 40));
     const ids = bodies.flatMap((b) => {
       const parsed = parseTileMessage(b);
       if (!parsed.ok) throw new Error(parsed.reason);
       expect(parsed.message.runId).toBe(result.runId);
+      expect(parsed.message.tiles.length).toBeLessThanOrEqual(16);
+      expect(metatileLayouts(parsed.message.tiles)).toHaveLength(1);
       return parsed.message.tiles.map((t) => t.id);
     });
     expect(ids).toHaveLength(result.total);

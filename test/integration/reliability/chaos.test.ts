@@ -20,7 +20,7 @@ describe('chaos (the short case; `npm run chaos` is the full one)', () => {
   it('AWS faults and random SIGKILL/SIGTERM to workers, production settings: nothing lost, nothing left, only in-flight work redone', async () => {
     const report = await runChaos({
       source: RGB,
-      // 195 sub-tiles in 13 metatiles (4×4 blocks): one GDAL process warps a block in well under
+      // 195 sub-tiles in 16 metatiles (4×4 blocks, smaller at the edges): one GDAL process warps a block in well under
       // a second, so kills come every 1–2 s to land while work is in flight.
       zoom: 11,
       workers: 3,
@@ -51,7 +51,7 @@ describe('chaos (the short case; `npm run chaos` is the full one)', () => {
   it('eight workers racing on one run under conflict injection: counters exact, nothing redone', async () => {
     const report = await runChaos({
       source: RGB,
-      zoom: 11, // 13 metatiles: enough for every worker to race on
+      zoom: 11, // 16 metatiles: enough for every worker to race on
       workers: 8,
       faults: parseFaultRates({
         GEOHUB_FAULT_SEED: '8',

@@ -8,6 +8,7 @@ import { ManifestCorruptError } from '../../../../lib/manifest/errors.js';
 import type { ManifestRef } from '../../../../lib/manifest/manifest-ref.js';
 import { writeManifest } from '../../../../lib/manifest/write-manifest.js';
 import { parseTileMessage } from '../../../../lib/model/message.js';
+import { metatileLayouts } from '../../../../lib/operations/metatile-layout.js';
 import { createSqsQueue } from '../../../../lib/queue/sqs-queue.js';
 import { coverTiles } from '../../../../lib/tiling/cover-tiles.js';
 import { countingStore } from '../../../support/counting-store.js';
@@ -61,8 +62,13 @@ describe('enqueueChunk', () => {
     const tiles = tilesIn(sent);
     expect(tiles).toHaveLength(23 * 19);
     expect(new Set(tiles.map((t) => t.id)).size).toBe(23 * 19);
-    // Messages never straddle parts: ceil(part tiles / 16) messages per part.
-    expect(sent).toHaveLength(manifest.parts.reduce((n, p) => n + Math.ceil(p.tiles / 16), 0));
+    // A message never straddles parts nor split's 4×4 blocks: each is one rectangle of ≤ 16 tiles,
+    // one per block (23 × 19: 6 × 5 blocks), and a block a part boundary cuts (parts of 37 lines
+    // here, 50,000 in production) in a few rectangles.
+    const messages = sent.map((b) => tilesIn([b]));
+    for (const m of messages) expect(metatileLayouts(m)).toHaveLength(1);
+    expect(sent.length).toBeGreaterThanOrEqual(30);
+    expect(sent.length).toBeLessThanOrEqual(30 + 3 * (manifest.parts.length - 1));
   });
 
   it('reports done, with sent = total, on the call that sends the last tile', async () => {

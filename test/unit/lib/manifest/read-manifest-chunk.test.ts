@@ -23,7 +23,12 @@ describe('readManifestChunk', () => {
     const second = await readManifestChunk(store, part, first.nextOffset, 80);
     expect(second.tiles.map((t) => t.x)).toEqual(Array.from({ length: 70 }, (_, i) => 30 + i));
     expect(second.nextOffset).toBe(part.bytes);
-    expect(counts.rangedGets).toBe(2);
+    // Each line's end: a read resuming there starts at the next tile.
+    expect(first.lineEnds).toHaveLength(30);
+    expect(first.lineEnds.at(-1)).toBe(first.nextOffset);
+    const resumed = await readManifestChunk(store, part, first.lineEnds[9]!, 1);
+    expect(resumed.tiles.map((t) => t.x)).toEqual([10]);
+    expect(counts.rangedGets).toBe(3);
     expect(counts.wholeGets).toBe(0);
   });
 
@@ -38,6 +43,7 @@ describe('readManifestChunk', () => {
     expect(await readManifestChunk(store, part, part.bytes, 10)).toEqual({
       tiles: [],
       nextOffset: part.bytes,
+      lineEnds: [],
     });
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { groupMetatiles } from '../../../../../lib/enqueue/pack-messages.js';
 import { writeManifest } from '../../../../../lib/manifest/write-manifest.js';
 import { MAX_TILES_PER_MESSAGE } from '../../../../../lib/model/message.js';
+import { coverTiles } from '../../../../../lib/tiling/cover-tiles.js';
 import { readManifestTiles } from '../../../../../local/server/page/read-manifest-tiles.js';
 import { createRunTilesReader } from '../../../../../local/server/page/run-tiles.js';
 import { outputsOf } from '../../../../support/ledger-run.js';
@@ -13,11 +14,8 @@ async function runOf40() {
   const store = createMemoryStore();
   const ledger = createMemoryLedger();
   const runId = 'r-page-tiles';
-  const coords = Array.from({ length: 40 }, (_, i) => ({
-    z: 9,
-    x: 100 + (i % 8),
-    y: 200 + Math.floor(i / 8),
-  }));
+  // Listed as split lists them, in 4×4 blocks: 16 + 16 + 4 + 4.
+  const coords = [...coverTiles({ z: 9, minX: 100, maxX: 107, minY: 200, maxY: 204 }, 4)];
   await writeManifest(store, coords, { runId, operation: 'raster-xyz', paramsVersion: 'v1' });
   await ledger.createRun({
     runId,
