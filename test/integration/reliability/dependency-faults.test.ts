@@ -7,14 +7,13 @@ import { stackClients } from '../../support/stack-clients.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
-const workers: WorkerHandle[] = [];
+const workers = trackWorkers();
 const proxies: TcpProxy[] = [];
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 afterAll(() => clients.destroy());
