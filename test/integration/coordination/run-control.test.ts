@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
+import { isToolProcess } from '../../../lib/process/tool-processes.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { findFiles } from '../../support/find-files.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
@@ -35,7 +36,7 @@ const poolScratch = () =>
   readdirSync(tmpdir())
     .filter((d) => d.startsWith('geohub-pool-'))
     .map((d) => join(tmpdir(), d));
-const gdalProcesses = () => processTable().filter((p) => p.command.startsWith('gdal') && p.state !== 'Z');
+const gdalProcesses = () => processTable().filter(isToolProcess);
 
 describe('run control on the local stack', () => {
   it('stopping the execution mid-run cancels the run: no tool survives, no .part, no claim held', async () => {
