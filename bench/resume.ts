@@ -42,6 +42,9 @@ async function heldBy(ledger: Ledger, runId: string, owner: string, into: Map<st
 async function sigtermOnce(root: string, workers: number, zoom: number, after: number, abrupt: boolean) {
   let toolSubTiles = 0;
   let done = 0;
+  // After the signal: the metatiles the victim still ended (finished or gave back) were in flight.
+  let victimId: string | undefined;
+  const endedAfter = new Map<string, number>();
   const hub = await startLocalHub({
     workers,
     pollMs: 250,
@@ -55,6 +58,9 @@ async function sigtermOnce(root: string, workers: number, zoom: number, after: n
       // One line per sub-tile a tool process works on.
       if (p?.msg === 'tool started') toolSubTiles += 1;
       if (p?.msg === 'metatile done') done += Number(p.tiles ?? 1);
+      const ended = p?.msg === 'metatile done' || p?.msg === 'metatile interrupted; back to the queue';
+      if (ended && victimId && String(p.worker).startsWith(victimId))
+        endedAfter.set(String(p.metatileId), Number(p.tiles));
     },
   });
   try {
@@ -76,14 +82,16 @@ async function sigtermOnce(root: string, workers: number, zoom: number, after: n
       if (done >= tiles) throw new Error('resume bench: the run ended before a tool was caught in flight');
       await sleep(2);
     }
-    // In flight: the claims it holds just before and just after the signal (pool worker ids are
-    // local-<slot>-<generation>-<hub pid>), whether in its tool or uploading beside it.
+    // In flight: the claims it holds just before the signal (pool worker ids are
+    // local-<slot>-<generation>-<hub pid>), whether in its tool or uploading beside it, and every
+    // metatile it ended after the signal (one claimed while the ledger was being read).
     const owner = `local-${victim.slot}-${victim.generation}-`;
     const held = new Map<string, number>();
     await heldBy(hub.ledger, started.runId, owner, held);
+    victimId = owner;
     process.kill(victim.pid, 'SIGTERM');
-    await heldBy(hub.ledger, started.runId, owner, held);
     const execution = await hub.executions.wait(started.executionArn);
+    for (const [id, n] of endedAfter) held.set(id, n);
     return {
       tiles,
       inFlightTiles: [...held.values()].reduce((a, b) => a + b, 0),

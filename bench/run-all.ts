@@ -23,6 +23,7 @@ import { benchDir, benchRasters } from './sources.js';
 import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
 import { pricePer1000 } from './support/price.js';
+import { writeReadmeTable } from './support/readme-table.js';
 import { spread } from './support/stats.js';
 import { type BenchResults, benchTable } from './table.js';
 
@@ -173,19 +174,7 @@ try {
 
   const table = benchTable(results);
   process.stdout.write(`${table}\n`);
-  if (!quick && !only) {
-    const readmePath = join(root, 'README.md');
-    const readme = readFileSync(readmePath, 'utf8');
-    const start = '<!-- bench:start -->';
-    const end = '<!-- bench:end -->';
-    if (readme.includes(start) && readme.includes(end)) {
-      writeFileSync(
-        readmePath,
-        `${readme.slice(0, readme.indexOf(start) + start.length)}\n${table}\n${readme.slice(readme.indexOf(end))}`,
-      );
-      log('README table updated');
-    }
-  }
+  if (!quick && !only && writeReadmeTable(root, table)) log('README table updated');
 } finally {
   load.stop();
   rmSync(dir, { recursive: true, force: true });
