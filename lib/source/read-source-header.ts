@@ -5,12 +5,10 @@ import { detectFormat, MAGIC_BYTES, previewBytes } from './detect-format.js';
 import {
   CorruptHeaderError,
   EmptySourceError,
-  ImplausibleHeaderError,
+  SourceError,
   SourceNotFoundError,
-  SourceReadError,
   TruncatedSourceError,
   UnrecognisedFormatError,
-  UnsupportedSourceError,
 } from './errors.js';
 import { readGeoTiffHeader } from './geotiff-header.js';
 import { readLasHeader } from './las-header.js';
@@ -21,17 +19,6 @@ export interface SourceHeaderRead {
   /** What reading the header cost: bytes fetched and ranged GETs made. */
   readonly read: { readonly bytes: number; readonly requests: number };
 }
-
-const OUR_ERRORS = [
-  CorruptHeaderError,
-  EmptySourceError,
-  ImplausibleHeaderError,
-  SourceNotFoundError,
-  SourceReadError,
-  TruncatedSourceError,
-  UnrecognisedFormatError,
-  UnsupportedSourceError,
-];
 
 /**
  * Reads the header of a source object (GeoTIFF/COG/BigTIFF or LAS/LAZ/COPC), recognised by its
@@ -65,7 +52,7 @@ export async function readSourceHeader(
       format === 'las' ? await readLasHeader(reader, where) : await readGeoTiffHeader(reader, format, where);
     return { header, read: { ...reader.stats } };
   } catch (error) {
-    if (OUR_ERRORS.some((E) => error instanceof E)) throw error;
+    if (error instanceof SourceError) throw error;
     // A parser running off the end of a short object meets a RangeError: the file is cut short.
     if (reader.hitEnd && error instanceof RangeError) {
       throw new TruncatedSourceError(

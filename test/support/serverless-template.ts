@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { expect } from 'vitest';
 import { projectRoot } from '../../local/project-root.js';
 
 /** What the deploy tests read: the template `npm run package` writes, offline. */
@@ -193,4 +194,32 @@ export function extractZip(zipFile: string, dir: string): string[] {
     names.push(name);
   }
   return names;
+}
+
+export const SERVICE = 'geohub';
+
+/** The handlers: every file of functions/ that exports one (deps.ts is shared wiring). */
+export const HANDLER_FILES = readdirSync(join(ROOT, 'functions'))
+  .filter(
+    (f) =>
+      f.endsWith('.ts') && readFileSync(join(ROOT, 'functions', f), 'utf8').includes('export const handler'),
+  )
+  .map((f) => basename(f, '.ts'));
+
+export const lambdas = (template: Template) => ofType(template, 'AWS::Lambda::Function');
+
+/** The one Lambda whose handler is functions/<file>.ts. */
+export function lambdaFor(template: Template, file: string): [string, CfnResource] {
+  const found = lambdas(template).filter(([, r]) => props(r).Handler === `functions/${file}.handler`);
+  expect(found, `one Lambda for functions/${file}.ts`).toHaveLength(1);
+  return found[0]!;
+}
+
+export const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
+
+/** The packaged template, for a test file's beforeAll (the time it took goes to stderr). */
+export async function packagedTemplate(): Promise<Template> {
+  const packaged = await packageOffline();
+  process.stderr.write(`npm run package: ${packaged.ms} ms\n`);
+  return packaged.template;
 }

@@ -43,6 +43,18 @@ export function countStates(states: readonly TileState[]): Record<TileState, num
   return counts;
 }
 
+/** What every view of a run's tiles says about them: how many, how many shown, in which states. */
+export function runTilesSummary(run: RunTiles) {
+  return {
+    runId: run.runId,
+    total: run.total,
+    shown: run.tiles.length,
+    truncated: run.truncated,
+    note: run.note,
+    counts: countStates(run.states),
+  };
+}
+
 /**
  * GET /api/runs/:id/tiles.geojson: the footprints and states; `bbox` is the whole run's outline
  * (also where the features are cut at the cap), the counts and the note are foreign members.
@@ -51,12 +63,7 @@ export function runTilesGeoJson(run: RunTiles) {
   return {
     type: 'FeatureCollection' as const,
     bbox: run.extent ? extentBox(run.extent) : undefined,
-    runId: run.runId,
-    total: run.total,
-    shown: run.tiles.length,
-    truncated: run.truncated,
-    note: run.note,
-    counts: countStates(run.states),
+    ...runTilesSummary(run),
     features: run.tiles.map((t, i) => tileFeature(t, run.states[i]!)),
   };
 }

@@ -1,6 +1,6 @@
 import type { TileState } from '../../../lib/model/run.js';
 import type { RunTiles } from './run-tiles.js';
-import { countStates } from './tile-geojson.js';
+import { runTilesSummary } from './tile-geojson.js';
 
 /** One letter per state: the page polls every second, and 20,000 states fit in 20 KB this way. */
 export const STATE_CODES: Readonly<Record<TileState, string>> = {
@@ -18,12 +18,7 @@ export const STATE_CODES: Readonly<Record<TileState, string>> = {
  */
 export function runTileStates(run: RunTiles) {
   return {
-    runId: run.runId,
-    total: run.total,
-    shown: run.tiles.length,
-    truncated: run.truncated,
-    note: run.note,
-    counts: countStates(run.states),
+    ...runTilesSummary(run),
     legend: Object.fromEntries(Object.entries(STATE_CODES).map(([state, code]) => [code, state])),
     states: run.states.map((s) => STATE_CODES[s]).join(''),
   };

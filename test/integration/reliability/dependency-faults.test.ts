@@ -1,20 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
-const workers: WorkerHandle[] = [];
+const workers = trackWorkers();
 const proxies: TcpProxy[] = [];
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 afterAll(() => clients.destroy());
@@ -38,7 +37,7 @@ describe('faults in the dependencies: back off, no marker without an object, rec
     const tiles = gdalTileCover(RGB, 8);
     const run = await seedRun(fixture, [RGB], tiles);
     await enqueueTiles(fixture, run.runId, run.tasks);
-    const flag = join(mkdtempSync(join(tmpdir(), 'geohub-flag-')), 'fail');
+    const flag = join(tempDir('geohub-flag-'), 'fail');
     writeFileSync(flag, '');
     const worker = spawnWorker(env, { ...fixture.env, GEOHUB_FAULT: `fail-upload:tiles/:${flag}` });
     workers.push(worker);

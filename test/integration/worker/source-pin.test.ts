@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkProgress } from '../../../lib/coordination/check-progress.js';
 import { drainRun } from '../../../lib/coordination/drain-run.js';
 import { tileOutputKey } from '../../../lib/model/ids.js';
@@ -9,7 +9,7 @@ import { findFiles } from '../../support/find-files.js';
 import { createFixture, enqueueTiles, type Fixture, seedRun, tileStates } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 // A run reads the source version its upload announced (the S3 event's ETag), never a later one.
 // s3rver has no object versions, so reads are pinned by ETag with If-Match (patched into s3rver,
@@ -17,10 +17,7 @@ import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker
 const { config, clients, env, ledger, store } = stackClients();
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 const SHADE = new URL('../../../examples/raster/shade.tif', import.meta.url).pathname;
-const workers: WorkerHandle[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
-});
+const workers = trackWorkers();
 afterAll(() => clients.destroy());
 
 const GONE =

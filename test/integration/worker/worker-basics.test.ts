@@ -2,20 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../support/find-files.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
-const workers: WorkerHandle[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
-});
+const workers = trackWorkers();
 afterAll(() => clients.destroy());
 
 describe('the worker processes sub-tiles for real', () => {

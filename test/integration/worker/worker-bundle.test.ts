@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSourceHeader } from '../../../lib/source/read-source-header.js';
 import { planTiles } from '../../../lib/split/plan-tiles.js';
 import { localFileStore } from '../../../lib/store/file-store.js';
@@ -18,7 +18,7 @@ import {
   pidNamespaceOf,
   processesInNamespace,
 } from '../../support/worker-bundle.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { spawnWorker, trackWorkers, type WorkerHandle } from '../../support/worker-harness.js';
 
 // The worker image ships this bundle and nothing else of the repository (worker/Dockerfile):
 // these tests run it the way the container does, minus Docker.
@@ -34,10 +34,7 @@ afterAll(() => {
   rmSync(bundle, { recursive: true, force: true });
   clients.destroy();
 });
-const workers: WorkerHandle[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
-});
+const workers = trackWorkers();
 
 /** Only what a shell in the image would have: no NODE_PATH, no npm or tsx settings, a bare HOME. */
 function bareEnv(home: string): NodeJS.ProcessEnv {

@@ -1,17 +1,14 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tileOutputKey } from '../../../lib/model/ids.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
-const workers: WorkerHandle[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
-});
+const workers = trackWorkers();
 afterAll(() => clients.destroy());
 
 const sum = (...maps: Map<string, number>[]) =>

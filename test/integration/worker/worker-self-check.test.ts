@@ -5,13 +5,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createFixture } from '../../support/run-fixture.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { tempDir } from '../../support/temp-dir.js';
-import { killWorker, spawnWorker, type WorkerHandle } from '../../support/worker-harness.js';
+import { spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
-const workers: WorkerHandle[] = [];
+const workers = trackWorkers();
 const strays: ChildProcess[] = [];
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map(killWorker));
   for (const child of strays.splice(0)) child.kill('SIGKILL');
 });
 afterAll(() => clients.destroy());

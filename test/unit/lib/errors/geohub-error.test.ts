@@ -10,14 +10,14 @@ class ProbeError extends GeohubError {
   override readonly name = 'ProbeError';
 }
 
-/** Every class of the source tree declared as `extends GeohubError`, imported from its module. */
+/** Every error class of the source tree (`export class …Error extends …Error`), imported from its module. */
 async function errorClasses() {
   const files = ['lib', 'functions', 'worker', 'local'].flatMap((dir) =>
     findFiles(join(root, dir), (name) => name.endsWith('.ts')),
   );
   const classes: { file: string; name: string; cls: new (...args: never[]) => Error }[] = [];
   for (const file of files) {
-    const names = [...readFileSync(file, 'utf8').matchAll(/export class (\w+) extends GeohubError/g)];
+    const names = [...readFileSync(file, 'utf8').matchAll(/export class (\w+) extends \w*Error\b/g)];
     if (names.length === 0) continue;
     const module = (await import(file)) as Record<string, new (...args: never[]) => Error>;
     for (const [, name] of names)
