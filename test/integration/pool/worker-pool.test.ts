@@ -6,6 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { isAlive } from '../../../lib/process/process-table.js';
 import { nodeEntry } from '../../../local/node-entry.js';
 import { startWorkerPool } from '../../../local/pool/worker-pool.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 const env = { ...inject('stackEnv'), GEOHUB_RECEIVE_WAIT_S: '1' };
@@ -32,7 +33,9 @@ describe('the local worker pool (the ECS service on a laptop)', () => {
       process.execPath,
       nodeEntry(new URL('../../support/start-pool-main.ts', import.meta.url)),
       {
-        env: { ...process.env, ...env },
+        // A parent killed by SIGKILL cannot remove its slots' scratch: it makes them in a
+        // directory of this test's, removed with it.
+        env: { ...process.env, ...env, TMPDIR: tempDir('geohub-pool-parent-') },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     );
