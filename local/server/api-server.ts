@@ -122,8 +122,8 @@ export async function startApiServer(
         if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
         const report = await verifyRun(hub.ledger, hub.store, runId);
         const claims = await countClaims(hub.ledger, runId);
-        // This hub's workers' scratch only: another stack's leftovers are not this run's.
-        const debris = findDebris(hub.pool.pids(), hub.pool.scratchDirs(), process.pid);
+        // This hub's workers' scratch, this run's files: another stack's or run's are not this run's.
+        const debris = findDebris(hub.pool.pids(), hub.pool.scratchDirs(), process.pid, runId);
         return {
           ...report,
           claimsHeld: claims,

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { processTable } from '../../lib/process/process-table.js';
@@ -22,6 +22,8 @@ export function findDebris(
   scratchDirs?: readonly string[],
   /** Only tools started by the pool in this process (their worker id ends with its pid). */
   ownerPid?: number,
+  /** Only `.part` files of this run (a worker writes them under `out/<runId>/`). */
+  runId?: string,
 ): Debris {
   const scratch =
     scratchDirs ??
@@ -34,7 +36,11 @@ export function findDebris(
     .filter((p) => isToolProcess(p) && !live.has(p.ppid))
     .filter((p) => ownerPid === undefined || workerIdOf(p.pid)?.endsWith(`-${ownerPid}`))
     .map((p) => ({ pid: p.pid, command: p.args.slice(0, 200), ageSeconds: Math.round(p.ageSeconds) }));
-  return { parts: scratch.flatMap((d) => safeFind(d)), orphans };
+  // Another run still in flight on the same workers has `.part` files by right: not this run's debris.
+  const parts = scratch
+    .flatMap((d) => safeFind(d))
+    .filter((p) => runId === undefined || p.split(sep).includes(runId));
+  return { parts, orphans };
 }
 
 /** A scratch directory may vanish while we look (its worker exited): that is no debris. */
