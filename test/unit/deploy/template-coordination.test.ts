@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config/config.js';
 import {
   ACCOUNT,
@@ -18,14 +18,10 @@ import {
   roleStatements,
   SERVICE,
   STAGE,
-  type Template,
 } from '../../support/serverless-template.js';
 
-let template: Template;
-
-beforeAll(async () => {
-  template = await packagedTemplate();
-}, 300_000);
+// Packaged once per test run (under a lock shared by the deploy test files), before collection.
+const template = await packagedTemplate();
 
 describe('the state machine', () => {
   const localAsl = () => readFileSync(join(ROOT, 'statemachine', 'geohub.asl.json'), 'utf8');

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ACCOUNT,
   allStatements,
@@ -15,15 +15,11 @@ import {
   roleStatements,
   SERVICE,
   STAGE,
-  type Template,
   wildcardProblems,
 } from '../../support/serverless-template.js';
 
-let template: Template;
-
-beforeAll(async () => {
-  template = await packagedTemplate();
-}, 300_000);
+// Packaged once per test run (under a lock shared by the deploy test files), before collection.
+const template = await packagedTemplate();
 
 describe('least privilege', () => {
   const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];

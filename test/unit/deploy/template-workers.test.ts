@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config/config.js';
 import { loadWorkerConfig } from '../../../worker/config.js';
 import {
@@ -8,14 +8,10 @@ import {
   props,
   resolveValue,
   resource,
-  type Template,
 } from '../../support/serverless-template.js';
 
-let template: Template;
-
-beforeAll(async () => {
-  template = await packagedTemplate();
-}, 300_000);
+// Packaged once per test run (under a lock shared by the deploy test files), before collection.
+const template = await packagedTemplate();
 
 describe('workers on Fargate Spot', () => {
   /** Capacity provider → weight (a --param override arrives as a string). */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readResources } from '../../../local/stack/resources.js';
 import {
   ACCOUNT,
@@ -21,14 +21,10 @@ import {
   resource,
   SERVICE,
   STAGE,
-  type Template,
 } from '../../support/serverless-template.js';
 
-let template: Template;
-
-beforeAll(async () => {
-  template = await packagedTemplate();
-}, 300_000);
+// Packaged once per test run (under a lock shared by the deploy test files), before collection.
+const template = await packagedTemplate();
 
 describe('npm run package (offline, no credentials)', () => {
   it('bundles every handler of functions/ into its own Lambda on Node 22', () => {
