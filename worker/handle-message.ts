@@ -74,15 +74,22 @@ async function handleOne(
   const { ledger, queue } = deps;
   const now = deps.now ?? Date.now;
   const parsed = parseTileMessage(message.body);
-  const run = parsed.ok ? await ledger.getRun(parsed.message.runId) : undefined;
-  if (!parsed.ok || !run) {
+  const metatile = parsed.ok ? metatileOf(parsed.message.tiles) : undefined;
+  // The run and the metatile's record side by side: a message of a finished metatile (a re-run,
+  // a redelivery) is skipped after one round trip to the ledger, not two.
+  const [run, record] = parsed.ok
+    ? await Promise.all([
+        ledger.getRun(parsed.message.runId),
+        ledger.getMetatile(parsed.message.runId, metatile!.id),
+      ])
+    : [undefined, undefined];
+  if (!parsed.ok || !run || !metatile) {
     // Nothing can ever process it; keep it, with the reason, where an operator will look.
     const reason = parsed.ok ? `unknown run ${parsed.message.runId}` : parsed.reason;
     deps.log.error({ messageId: message.id, reason }, 'message moved to the dead-letter queue');
     await queue.deadLetter(message, reason);
     return parsed.ok ? 'unknown-run' : 'malformed';
   }
-  const metatile = metatileOf(parsed.message.tiles);
   const log = deps.log.child({ runId: run.runId, metatileId: metatile.id, tiles: metatile.tiles.length });
   const dispose = async (disposition: Disposition, outcome = OUTCOME[disposition], delaySeconds?: number) => {
     if (disposition === 'delete') await queue.delete(message);
@@ -109,8 +116,7 @@ async function handleOne(
     log.info({ state }, 'metatile dropped with its run');
     return dispose('delete', 'dropped');
   }
-  // Skip what is accounted for: one read, no tool work, no S3 HEAD.
-  const record = await ledger.getMetatile(run.runId, metatile.id);
+  // Skip what is accounted for: no tool work, no S3 HEAD.
   if (record && ACCOUNTED.includes(record.state)) {
     log.info({ state: record.state }, 'metatile already accounted for; skipped');
     return dispose('delete');

@@ -79,6 +79,28 @@ describe('handleMessage: one message, one metatile', () => {
     expect(queue.actions).toEqual(['delete m1', 'delete m1']);
   });
 
+  it('reads the run and the metatile side by side: a skip costs one round trip to the ledger', async () => {
+    const { ledger, deps, message } = await setup();
+    await handleMessage(deps, message());
+    let inFlight = 0;
+    let most = 0;
+    const timed =
+      <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+      async (...a: A): Promise<R> => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        try {
+          return await f(...a);
+        } finally {
+          inFlight -= 1;
+        }
+      };
+    const slow = { ...ledger, getRun: timed(ledger.getRun), getMetatile: timed(ledger.getMetatile) };
+    expect(await handleMessage({ ...deps, ledger: slow }, message(2))).toBe('completed');
+    expect(most).toBe(2);
+  });
+
   it('bad data: FAILED and counted once, never retried', async () => {
     const { ledger, queue, runId, metatile, deps, message } = await setup(
       failingWith(new TileDataError('bad block')),
