@@ -8,9 +8,11 @@ import { processTable } from '../../lib/process/process-table.js';
 import { launchChromium } from '../support/browser.js';
 import { startCli } from '../support/cli.js';
 import { leftoverProcesses } from '../support/leftovers.js';
+import { descendantsOf, poolWorkersOf } from '../support/process-tree.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
 import { type Box, colourFigures, countColour, decodePng } from '../support/screenshot-pixels.js';
 import { fileTempDir, tempDir } from '../support/temp-dir.js';
+import { tileCorners } from '../support/tile-corners.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -116,39 +118,6 @@ async function pageShows(check: () => Promise<boolean>, timeoutMs = 15_000): Pro
   expect(await waitUntil(check, timeoutMs, 100)).toBe(true);
 }
 
-/** Processes started by `pid`, at any depth: other test runs on this machine are not ours to judge. */
-function descendantsOf(pid: number): Set<number> {
-  const table = processTable();
-  const found = new Set<number>([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of table) {
-      if (found.has(p.ppid) && !found.has(p.pid)) {
-        found.add(p.pid);
-        grew = true;
-      }
-    }
-  }
-  return found;
-}
-
-/** Workers of the pool in process `poolPid`, found by the id the pool gives them (even once reparented). */
-function workersOf(poolPid: number): number[] {
-  const id = new RegExp(`^GEOHUB_WORKER_ID=local-\\d+-\\d+-${poolPid}$`);
-  return processTable()
-    .filter((p) => p.state !== 'Z' && p.command.startsWith('geohub-worker'))
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p.pid}/environ`, 'utf8')
-          .split('\0')
-          .some((e) => id.test(e));
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map((p) => p.pid);
-}
-
 /** As `geohub submit` does: the file itself is streamed; the server opens no path it is sent. */
 async function submit(path: string, zoom?: number): Promise<{ runId: string }> {
   const query = new URLSearchParams({
@@ -175,14 +144,6 @@ function rawGet(path: string): Promise<number> {
       .on('error', reject)
       .end();
   });
-}
-
-/** The lon/lat corners of XYZ tile z/x/y: the grid's definition, computed independently of the server. */
-function tileCorners(z: number, x: number, y: number) {
-  const n = 2 ** z;
-  const lon = (i: number) => (i / n) * 360 - 180;
-  const lat = (j: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * j) / n))) * 180) / Math.PI;
-  return { west: lon(x), east: lon(x + 1), north: lat(y), south: lat(y + 1) };
 }
 
 const rowOf = (runId: string) => page.locator(`#runs tr[data-run-id="${runId}"]`);
@@ -537,7 +498,7 @@ describe('the run-control page of geohub up', () => {
   it('Ctrl-C stops geohub up and everything it started', async () => {
     await browser?.close();
     const ours = descendantsOf(up!.child.pid!);
-    expect(workersOf(up!.child.pid!)).toHaveLength(2);
+    expect(poolWorkersOf(up!.child.pid!)).toHaveLength(2);
     up!.child.kill('SIGINT');
     const r = await up!.done;
     expect(r.code).toBe(130); // stopped by Ctrl-C, as a shell reports it
@@ -545,7 +506,7 @@ describe('the run-control page of geohub up', () => {
     // they are recognised by the pids taken before the stop, and tools by our runs' ids.
     const left = leftoverProcesses().filter((line) => ours.has(Number(line.split(' ')[0])));
     expect(left).toEqual([]);
-    expect(workersOf(up!.child.pid!)).toEqual([]);
+    expect(poolWorkersOf(up!.child.pid!)).toEqual([]);
     expect(runIds.flatMap(gdalwarpsOf)).toEqual([]);
     // The render cache was its own directory, and went with it.
     expect(renderCache).toMatch(/geohub-render-/);

@@ -26,13 +26,6 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
-/** Every descendant of a process, as host PIDs. */
-export function descendantsOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const child of childrenOf(pid)) out.push(child, ...descendantsOf(child));
-  return out;
-}
-
 /** The PID namespace a process lives in (its /proc/<pid>/ns/pid link), or undefined once it is gone. */
 export function pidNamespaceOf(pid: number): string | undefined {
   try {
