@@ -7,51 +7,51 @@ export function portOf(env: NodeJS.ProcessEnv, option?: number): number {
   return option ?? (env.GEOHUB_PORT ? Number(env.GEOHUB_PORT) : DEFAULT_PORT);
 }
 
+/** The secret of the user's own `geohub up` on `port`, from the file only that user can read. */
+export async function upSession(port: number, env?: NodeJS.ProcessEnv): Promise<{ token: string }> {
+  const session = await readUpToken(port, env);
+  if (!session) {
+    throw new CliError(
+      `no geohub up of yours answers on 127.0.0.1:${port} (it keeps its secret in a file only its user can read); start one with \`npx geohub up\``,
+    );
+  }
+  return session;
+}
+
+/** A request that got no answer, in the user's terms. */
+export function requestFailed(port: number, why: Error, cause: unknown = why): CliError {
+  if ((why as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
+    return new CliError(`no geohub up answers on 127.0.0.1:${port}; start one with \`npx geohub up\``, 1, {
+      cause,
+    });
+  }
+  return new CliError(`the request to geohub up on 127.0.0.1:${port} failed: ${why.message}`, 1, { cause });
+}
+
 /** Calls the API of a running `geohub up`; a missing server is one clear line, not a stack. */
 export async function callApi<T>(
   port: number,
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
-  options: { env?: NodeJS.ProcessEnv; stream?: { body: AsyncIterable<Uint8Array>; bytes: number } } = {},
+  options: { env?: NodeJS.ProcessEnv } = {},
 ): Promise<T> {
-  const session = await readUpToken(port, options.env);
-  if (!session) {
-    throw new CliError(
-      `no geohub up of yours answers on 127.0.0.1:${port} (it keeps its secret in a file only its user can read); start one with \`npx geohub up\``,
-    );
-  }
-  // A POST always carries JSON (or the file itself): the API refuses state changes sent as anything else.
+  const session = await upSession(port, options.env);
+  // A POST always carries JSON: the API refuses state changes sent as anything else.
+  // (A file goes up through upload-to-up.ts.)
   const payload = body ?? (method === 'POST' ? {} : undefined);
   const headers: Record<string, string> = { authorization: `Bearer ${session.token}` };
-  let requestBody: RequestInit['body'];
-  if (options.stream) {
-    headers['content-type'] = 'application/octet-stream';
-    headers['content-length'] = String(options.stream.bytes);
-    requestBody = options.stream.body as unknown as RequestInit['body'];
-  } else if (payload !== undefined) {
-    headers['content-type'] = 'application/json';
-    requestBody = JSON.stringify(payload);
-  }
+  if (payload !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(`http://127.0.0.1:${port}${path}`, {
       method,
       headers,
-      body: requestBody,
-      ...(options.stream ? { duplex: 'half' } : {}),
-      // An upload takes as long as its size; any other call is quick.
-      signal: options.stream ? undefined : AbortSignal.timeout(30_000),
-    } as RequestInit);
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch (error) {
-    const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ECONNREFUSED') {
-      throw new CliError(`no geohub up answers on 127.0.0.1:${port}; start one with \`npx geohub up\``, 1, {
-        cause: error,
-      });
-    }
-    const why = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
-    throw new CliError(`the request to geohub up on 127.0.0.1:${port} failed: ${why}`, 1, { cause: error });
+    throw requestFailed(port, ((error as Error).cause as Error | undefined) ?? (error as Error), error);
   }
   const value = (await response.json().catch(() => ({}))) as T & { error?: string };
   if (!response.ok) throw new CliError(value.error ?? `the API answered ${response.status}`);

@@ -8,13 +8,17 @@ export interface UploadProgress {
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 /** The upload's bytes sent: a live bar on a terminal, a plain line every few seconds otherwise. */
-export function createUploadProgress(stream: NodeJS.WriteStream, now = Date.now): UploadProgress {
+export function createUploadProgress(
+  stream: NodeJS.WriteStream,
+  now = Date.now,
+  label = 'uploading',
+): UploadProgress {
   const started = now();
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
       {
         stream,
-        format: ' uploading {bar} {sent}/{size} MB | {rate} MB/s | ETA {eta_formatted}',
+        format: ` ${label} {bar} {sent}/{size} MB | {rate} MB/s | ETA {eta_formatted}`,
         hideCursor: true,
       },
       cliProgress.Presets.shades_classic,
@@ -38,7 +42,7 @@ export function createUploadProgress(stream: NodeJS.WriteStream, now = Date.now)
     update(sent, total) {
       if (now() - last < 2_000 && sent < total) return;
       last = now();
-      stream.write(`uploading: ${mb(sent)}/${mb(total)} MB, ${rate(sent, started, now())} MB/s\n`);
+      stream.write(`${label}: ${mb(sent)}/${mb(total)} MB, ${rate(sent, started, now())} MB/s\n`);
     },
     stop() {},
   };

@@ -13,7 +13,7 @@ import { body, parse, runIdOf } from './http-request.js';
 import { createRunTilesReader } from './page/run-tiles.js';
 import { runTilesGeoJson } from './page/tile-geojson.js';
 import { runTileStates } from './page/tile-state-codes.js';
-import { receiveUpload } from './receive-upload.js';
+import { RESPONDED, receiveUpload, UPLOAD_TIMINGS, type UploadTimings } from './receive-upload.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -35,6 +35,7 @@ export async function startApiServer(
   port: number,
   page?: PageHandler,
   gate: (actualPort: number) => RequestGate = () => () => true,
+  uploadTimings: UploadTimings = UPLOAD_TIMINGS,
 ): Promise<ApiServer> {
   const runView = async (runId: string, detail = false) => {
     const run = await hub.ledger.getRun(runId);
@@ -78,7 +79,7 @@ export async function startApiServer(
   const routes: [
     string,
     RegExp,
-    (m: RegExpMatchArray, req: IncomingMessage, url: URL) => Promise<unknown>,
+    (m: RegExpMatchArray, req: IncomingMessage, url: URL, res: ServerResponse) => Promise<unknown>,
   ][] = [
     [
       'GET',
@@ -99,7 +100,11 @@ export async function startApiServer(
     ],
     ['GET', /^\/api\/runs\/([^/]+)\/tiles\.geojson$/, async (m) => runTilesGeoJson(await mapOf(runIdOf(m)))],
     ['GET', /^\/api\/runs\/([^/]+)\/tile-states$/, async (m) => runTileStates(await mapOf(runIdOf(m)))],
-    ['POST', /^\/api\/uploads$/, async (_m, req, url) => receiveUpload(hub, req, url)],
+    [
+      'POST',
+      /^\/api\/uploads$/,
+      async (_m, req, url, res) => receiveUpload(hub, req, res, url, uploadTimings),
+    ],
     [
       'POST',
       /^\/api\/runs\/([^/]+)\/cancel$/,
@@ -168,17 +173,27 @@ export async function startApiServer(
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
       return;
     }
-    route[2](url.pathname.match(route[1])!, req, url)
+    route[2](url.pathname.match(route[1])!, req, url, res)
       .then((value) => {
+        if (value === RESPONDED) return;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       })
       .catch((error: unknown) => {
+        if (res.headersSent) {
+          res.end();
+          return;
+        }
         const status = error instanceof HttpError ? error.status : 500;
         res
           .writeHead(status, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: (error as Error).message }));
       });
   });
+  // Node's whole-request limit (300 s) would cut off the body of a multi-GB upload; a body is
+  // read only past the gate, from the owner, and an upload's stall is bounded by its idle limit
+  // (receive-upload.ts). Headers still have 60 s.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -24,18 +24,64 @@ const uploadSchema = z
       .optional(),
   })
   .strict();
+
+/** The response has been written by the handler itself. */
+export const RESPONDED = Symbol('responded');
+
+export interface UploadTimings {
+  /** A body that sends nothing for this long is dropped (a stalled client, not a slow one). */
+  readonly bodyIdleMs: number;
+  /** While the file goes on to the bucket, a progress line at least this often. */
+  readonly progressEveryMs: number;
+}
+
+export const UPLOAD_TIMINGS: UploadTimings = { bodyIdleMs: 120_000, progressEveryMs: 5_000 };
+
 /**
  * The request body is the file itself, streamed by `geohub submit` (running as the user who
  * can read it): the server never opens a path it is sent. It lands in a private temporary
  * directory, goes to the bucket by multipart upload, and is removed.
+ *
+ * Storing a multi-GB file in the bucket takes minutes (403 s for 4.3 GiB, docs/architecture.md),
+ * longer than an HTTP client waits for response headers (Node's fetch: 300 s). So the answer
+ * starts as soon as the body is in: NDJSON lines `{"stored","of"}` while the file goes to the
+ * bucket, then one line with the outcome (or `{"error"}`).
  */
-export async function receiveUpload(hub: LocalHub, req: IncomingMessage, url: URL) {
+export async function receiveUpload(
+  hub: LocalHub,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  timings: UploadTimings = UPLOAD_TIMINGS,
+): Promise<typeof RESPONDED> {
   const { name, zoom } = parse(uploadSchema, Object.fromEntries(url.searchParams));
   const dir = await mkdtemp(join(tmpdir(), 'geohub-up-upload-'));
   try {
     const file = join(dir, 'source');
+    req.setTimeout(timings.bodyIdleMs);
     await pipeline(req, createWriteStream(file, { mode: 0o600 }));
-    return await hub.upload(file, { name, ...(zoom === undefined ? {} : { job: { zoom } }) });
+    const line = (value: unknown) => res.write(`${JSON.stringify(value)}\n`);
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    let stored = 0;
+    const of = (await stat(file)).size;
+    line({ stored, of });
+    const beat = setInterval(() => line({ stored, of }), timings.progressEveryMs);
+    try {
+      const outcome = await hub.upload(file, {
+        name,
+        ...(zoom === undefined ? {} : { job: { zoom } }),
+        onProgress: (sent) => {
+          stored = sent;
+        },
+      });
+      line(outcome);
+    } catch (error) {
+      line({ error: (error as Error).message });
+    } finally {
+      clearInterval(beat);
+      res.end();
+    }
+    return RESPONDED;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -202,6 +203,25 @@ describe('geohub up under careless use (issue 20)', () => {
     rmSync(fifo);
     expect((await up.fetch('/api/runs')).status).toBe(200);
     expect((await up.fetch('/')).status).toBe(200);
+  });
+
+  it('#5 a sparse file given to submit is refused before a byte is sent, as by run', async () => {
+    const sparse = join(base, 'data', 'sparse.tif');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 50 * 1024 ** 3);
+    const before = ((await (await up.fetch('/api/runs')).json()) as unknown[]).length;
+    try {
+      const r = await cli('submit', sparse);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        `geohub: ${sparse} is a sparse file (50.0 GB, 0.0 GB of it on disk): the local stack would copy all 50.0 GB; write it out in full (e.g. gdal_translate) or run it on AWS`,
+      );
+    } finally {
+      rmSync(sparse);
+    }
+    // Nothing reached the server: no upload directory, no run.
+    expect(readdirSync(join(base, 'tmp')).filter((e) => e.startsWith('geohub-up-upload-'))).toEqual([]);
+    expect(((await (await up.fetch('/api/runs')).json()) as unknown[]).length).toBe(before);
   });
 
   it('#4 twenty parallel submits of one file all get their own run', async () => {

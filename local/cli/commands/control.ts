@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { RedriveReport } from '../../../lib/coordination/redrive.js';
@@ -6,9 +5,11 @@ import type { ExecutionLink } from '../../../lib/ledger/execution-chain.js';
 import type { RunRecord } from '../../../lib/model/run.js';
 import type { CapacityView } from '../../hub/capacity-controller.js';
 import { callApi, portOf } from '../api-client.js';
+import { checkRoomForCopy } from '../free-space.js';
 import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
 import { createUploadProgress } from '../upload-progress.js';
+import { uploadToUp } from '../upload-to-up.js';
 
 type RunView = RunRecord & {
   execution?: { status: string; state?: string; error?: string };
@@ -53,28 +54,31 @@ export function registerControl(program: Command, io: CliIo): void {
       .option('--json', 'print one JSON object on stdout'),
   ).action(async (file: string, opts: { zoom?: number; port?: number; json?: boolean }) => {
     // The file is read here, as the user, and streamed: the server opens no path it is sent.
+    // The server keeps a copy in the local bucket, as `geohub run` does: the same checks first.
     const input = await checkInputFile(file);
+    await checkRoomForCopy(file, input.path);
     const query = new URLSearchParams({
       name: basename(input.path),
       ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
     });
-    const progress = createUploadProgress(io.stderr);
-    // Counted as the request reads it (a 'data' listener would start the stream on its own).
-    async function* body() {
-      let sent = 0;
-      for await (const chunk of createReadStream(input.path)) {
-        sent += (chunk as Buffer).length;
-        progress.update(sent, input.bytes);
-        yield chunk as Buffer;
-      }
-    }
-    const r = await callApi<{ outcome: string; runId?: string; reason?: string }>(
+    const sending = createUploadProgress(io.stderr);
+    const storing = createUploadProgress(io.stderr, Date.now, 'storing in the bucket');
+    const r = await uploadToUp<{ outcome: string; runId?: string; reason?: string }>(
       port(opts),
-      'POST',
       `/api/uploads?${query}`,
-      undefined,
-      { env: io.env, stream: { body: body(), bytes: input.bytes } },
-    ).finally(() => progress.stop());
+      input,
+      {
+        env: io.env,
+        onSent: (sent, total) => sending.update(sent, total),
+        onStored: (stored, total) => {
+          sending.stop();
+          storing.update(stored, total);
+        },
+      },
+    ).finally(() => {
+      sending.stop();
+      storing.stop();
+    });
     emit(io, opts.json, r, () => `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`);
     if (r.outcome === 'rejected' || r.outcome === 'ignored') io.exitCode = 1;
   });

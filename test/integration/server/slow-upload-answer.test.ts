@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInputFile } from '../../../local/cli/input-file.js';
+import { uploadToUp } from '../../../local/cli/upload-to-up.js';
+import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { type ApiServer, startApiServer } from '../../../local/server/api-server.js';
+import { writeUpToken } from '../../../local/server/up-token.js';
+import { startTestHub } from '../../support/hub.js';
+import { fileTempDir } from '../../support/temp-dir.js';
+import { waitUntil } from '../../support/wait-until.js';
+
+const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+const STORE_MS = 3_000;
+const IDLE_MS = 1_000;
+
+let hub: LocalHub;
+const env = { XDG_RUNTIME_DIR: fileTempDir('geohub-runtime-') };
+beforeAll(async () => {
+  hub = await startTestHub({ workers: 1 });
+});
+afterAll(async () => {
+  await hub?.stop();
+});
+
+/**
+ * `geohub up` whose bucket takes STORE_MS to store a file (as a multi-GB file takes minutes),
+ * with the client's silence limit lowered to IDLE_MS (120 s; Node's fetch waited 300 s for
+ * headers, less than the 403 s a 4.3 GiB file takes to store).
+ */
+async function slowUp(progressEveryMs: number): Promise<{ api: ApiServer; port: number }> {
+  const slowHub: LocalHub = {
+    ...hub,
+    upload: async (file, options) => {
+      await new Promise((r) => setTimeout(r, STORE_MS));
+      return hub.upload(file, options);
+    },
+  };
+  const api = await startApiServer(slowHub, 0, undefined, undefined, { bodyIdleMs: 10_000, progressEveryMs });
+  const port = Number(new URL(api.url).port);
+  const remove = await writeUpToken(port, { url: api.url, token: 't', pid: process.pid }, env);
+  const close = async () => {
+    await remove();
+    await api.close();
+  };
+  return { api: { ...api, close }, port };
+}
+
+describe('a submit whose file takes longer to store than the client waits in silence (issue 20 #5)', () => {
+  it('gets progress lines while the file is stored, then its run', async () => {
+    const { api, port } = await slowUp(200);
+    try {
+      const stored: number[] = [];
+      const input = await checkInputFile(RGB);
+      const r = await uploadToUp<{ outcome: string; runId: string }>(
+        port,
+        '/api/uploads?name=slow.tif',
+        input,
+        {
+          env,
+          idleMs: IDLE_MS,
+          onStored: (n) => stored.push(n),
+        },
+      );
+      expect(r.outcome).toBe('started');
+      // The run the upload started is recorded (by its execution, shortly after).
+      expect(await waitUntil(async () => (await hub.ledger.getRun(r.runId)) !== undefined, 30_000)).toBe(
+        true,
+      );
+      // One line at once, then one per 200 ms over the 3 s: the connection never fell silent.
+      expect(stored.length).toBeGreaterThanOrEqual(STORE_MS / 200 / 2);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('without those lines the same wait is cut off (the answer only at the end, as before)', async () => {
+    const { api, port } = await slowUp(60_000);
+    try {
+      const input = await checkInputFile(RGB);
+      await expect(
+        uploadToUp(port, '/api/uploads?name=silent.tif', input, { env, idleMs: IDLE_MS }),
+      ).rejects.toThrow(
+        `the request to geohub up on 127.0.0.1:${port} failed: geohub up sent nothing for 1 s`,
+      );
+    } finally {
+      await api.close();
+    }
+  });
+});
