@@ -32,6 +32,8 @@ function launch(home: string, cwd: string, port: number): ChildProcess {
     `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(home, 'DynamoDBLocal.jar'),
+    // Never -sharedDb: without it DynamoDB Local keeps one database per access key id, and the
+    // per-start key id is what keeps another local user out of the ledger (docs/architecture.md).
     '-inMemory',
     '-port',
     String(port),

@@ -74,6 +74,42 @@ function workerEnv(name: string): string {
   throw new Error(`no worker with ${name}`);
 }
 
+/** DynamoDB Local's own port: Java's `-port` argument, among this up's processes. */
+function javaPort(): string {
+  for (const line of mark.live()) {
+    const args = readFileSync(`/proc/${line.split(' ')[0]}/cmdline`, 'utf8').split('\0');
+    if (args.includes('-inMemory')) return args[args.indexOf('-port') + 1]!;
+  }
+  throw new Error('no DynamoDB Local among this up\'s processes');
+}
+
+/**
+ * Lists the tables, reads the run's record and updates it, on each endpoint with each key id
+ * (DynamoDB Local reads only the key id of a SigV4 header); prints what each answered. The
+ * update is refused on an existing item by its condition: the owner's probe changes nothing.
+ */
+const LEDGER_PROBE = `(async () => {
+  const [table, runId, keys, ...endpoints] = process.argv.slice(1);
+  const key = { PK: { S: 'RUN#' + runId }, SK: { S: 'META' } };
+  const call = async (endpoint, keyId, target, body) => {
+    const r = await fetch(endpoint, { method: 'POST', body: JSON.stringify(body), headers: {
+      'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.' + target,
+      authorization: 'AWS4-HMAC-SHA256 Credential=' + keyId + '/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00' } });
+    const j = await r.json();
+    return r.ok ? j : { error: String(j.__type).split('#').pop() };
+  };
+  const out = {};
+  for (const e of endpoints) for (const k of keys.split(',')) {
+    const list = await call(e, k, 'ListTables', {});
+    const get = await call(e, k, 'GetItem', { TableName: table, Key: key });
+    const update = await call(e, k, 'UpdateItem', { TableName: table, Key: key,
+      UpdateExpression: 'SET #s = :c', ConditionExpression: 'attribute_not_exists(PK)',
+      ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':c': { S: 'CANCELLED' } } });
+    out[e + ' ' + k] = { tables: list.TableNames ?? list.error, get: get.error ?? (get.Item ? 'ok' : 'none'), update: update.error ?? 'ok' };
+  }
+  console.log(JSON.stringify(out));
+})()`;
+
 describe('geohub up serves only the user who started it (issue 20 #1)', () => {
   it('another local user can neither use the API nor read inputs or outputs from the S3 stand-in', async () => {
     // The owner's input: a key only its owner may read.
@@ -161,6 +197,38 @@ describe('geohub up serves only the user who started it (issue 20 #1)', () => {
     // The run is untouched: still SUCCEEDED, nothing started since.
     const runs = (await (await up.fetch('/api/runs')).json()) as { runId: string; status: string }[];
     expect(runs.map((r) => [r.runId, r.status])).toContainEqual([runId, 'SUCCEEDED']);
+  });
+
+  it('another local user can neither read nor change the ledger in DynamoDB Local, with any key', async () => {
+    const runs = (await (await up.fetch('/api/runs')).json()) as { runId: string; status: string }[];
+    const done = runs.find((r) => r.status === 'SUCCEEDED')!;
+    const table = workerEnv('GEOHUB_TABLE');
+    // Both ways in: the AWS-behaviour layer the workers use, and Java's own port.
+    const endpoints = [workerEnv('GEOHUB_ENDPOINT_DYNAMODB'), `http://127.0.0.1:${javaPort()}`];
+    const keys = ['AKIAIOSFODNN7EXAMPLE', 'local', `GH${'0'.repeat(24)}`];
+    const asOther = asNobody(LEDGER_PROBE, table, done.runId, keys.join(','), ...endpoints) as Record<
+      string,
+      unknown
+    >;
+    const refused = { tables: [], get: 'ResourceNotFoundException', update: 'ResourceNotFoundException' };
+    expect(asOther).toEqual(
+      Object.fromEntries(endpoints.flatMap((e) => keys.map((k) => [`${e} ${k}`, refused]))),
+    );
+    // The same probe with the stack's own key id does reach the ledger (the probe can see it)…
+    const ownKey = workerEnv('GEOHUB_LOCAL_ACCESS_KEY_ID');
+    const asOwner = JSON.parse(
+      execFileSync(process.execPath, ['-e', LEDGER_PROBE, table, done.runId, ownKey, endpoints[1]!], {
+        encoding: 'utf8',
+      }),
+    ) as Record<string, { tables: string[]; get: string }>;
+    expect(asOwner[`${endpoints[1]} ${ownKey}`]).toEqual({
+      tables: [table],
+      get: 'ok',
+      update: 'ConditionalCheckFailedException',
+    });
+    // …and the run is as it was.
+    const after = (await (await up.fetch(`/api/runs/${done.runId}`)).json()) as { status: string };
+    expect(after.status).toBe('SUCCEEDED');
   });
 
   it('the page gets the secret once by URL, then as a strict same-site HttpOnly cookie', async () => {
