@@ -80,7 +80,7 @@ function javaPort(): string {
     const args = readFileSync(`/proc/${line.split(' ')[0]}/cmdline`, 'utf8').split('\0');
     if (args.includes('-inMemory')) return args[args.indexOf('-port') + 1]!;
   }
-  throw new Error('no DynamoDB Local among this up\'s processes');
+  throw new Error("no DynamoDB Local among this up's processes");
 }
 
 /**
