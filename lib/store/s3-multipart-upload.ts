@@ -35,7 +35,7 @@ export async function uploadFileMultipart(
   key: string,
   path: string,
   options: MultipartOptions = {},
-): Promise<ObjectHead> {
+): Promise<ObjectHead & { readonly parts: number }> {
   const { size } = await stat(path);
   const partBytes = Math.max(options.partBytes ?? DEFAULT_PART_BYTES, Math.ceil(size / MAX_PARTS), 5 * MiB);
   const attempts = options.partAttempts ?? 3;
@@ -90,7 +90,7 @@ export async function uploadFileMultipart(
       }),
       { abortSignal: options.signal, requestTimeout: completeTimeoutMs },
     );
-    return { bytes: size, etag: done.ETag ?? '', versionId: done.VersionId };
+    return { bytes: size, etag: done.ETag ?? '', versionId: done.VersionId, parts: parts.length };
   } catch (error) {
     await s3
       .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }))

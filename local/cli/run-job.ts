@@ -40,8 +40,8 @@ export interface RunSummary {
   };
   readonly outputs: { readonly dir: string; readonly mosaic?: string; readonly stac?: string };
   readonly durationMs: number;
-  /** The input's upload to the local bucket: bytes and seconds. */
-  readonly upload?: { readonly bytes: number; readonly seconds: number };
+  /** The input's upload to the local bucket: bytes, seconds, and the parts S3 acknowledged. */
+  readonly upload?: { readonly bytes: number; readonly seconds: number; readonly parts: number };
   readonly reason?: string;
 }
 
@@ -85,7 +85,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
       });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
-    const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000 };
+    const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: upload.parts };
     // The user knows their file, not the object key it was uploaded to: name the file.
     const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
     const named = (text: string | undefined) => text?.split(uploaded).join(options.file);

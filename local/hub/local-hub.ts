@@ -84,7 +84,7 @@ export interface LocalHub {
       onProgress?: (sentBytes: number, totalBytes: number) => void;
       signal?: AbortSignal;
     },
-  ): Promise<StartRunOutcome & { key: string }>;
+  ): Promise<StartRunOutcome & { key: string; parts: number }>;
   redrive(runId?: string): ReturnType<typeof redrive>;
   reap(): ReturnType<typeof reapActiveRuns>;
   stop(): Promise<void>;
@@ -177,15 +177,15 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         try {
           if (uploadOptions.job) await store.putText(`${key}.job.json`, JSON.stringify(uploadOptions.job));
           // Multipart, part by part: any size, each part bounded and retried alone.
-          await uploadFileMultipart(clients.s3, config.bucket, key, file, {
+          const { parts } = await uploadFileMultipart(clients.s3, config.bucket, key, file, {
             onProgress: uploadOptions.onProgress,
             signal: uploadOptions.signal,
           });
+          return { ...(await outcome), key, parts };
         } catch (error) {
           outcomes.delete(encodeEventKey(key));
           throw error;
         }
-        return { ...(await outcome), key };
       },
       redrive: (runId) => redrive({ ledger, chain, queue, deadLetters, starter: executions }, runId),
       reap: () => reapActiveRuns(ledger),

@@ -18,8 +18,13 @@ describe('uploads of any size go by multipart with a progress bar (issue 20 #5; 
       TMPDIR: tmp,
     });
     expect(r.code, r.stderr).toBe(0);
-    const summary = JSON.parse(r.stdout) as { status: string; upload: { bytes: number } };
-    expect(summary).toMatchObject({ status: 'SUCCEEDED', upload: { bytes } });
+    const summary = JSON.parse(r.stdout) as { status: string; upload: { bytes: number; parts: number } };
+    // Four 16 MiB parts, each acknowledged by S3 with its ETag (one PUT would report none).
+    expect(summary).toMatchObject({
+      status: 'SUCCEEDED',
+      upload: { bytes, parts: Math.ceil(bytes / 2 ** 24) },
+    });
+    expect(summary.upload.parts).toBeGreaterThanOrEqual(4);
     const mb = Math.round(bytes / 1024 / 1024);
     expect(r.stderr).toContain(`uploading: ${mb}/${mb} MB`);
     expect(mark.live()).toEqual([]);
