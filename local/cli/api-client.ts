@@ -1,10 +1,18 @@
 import { readUpToken } from '../server/up-token.js';
 import { CliError } from './cli-error.js';
+import { intOption } from './io.js';
 
 export const DEFAULT_PORT = 4747;
 
+/** --port, else GEOHUB_PORT (checked as strictly as --port), else the default. */
 export function portOf(env: NodeJS.ProcessEnv, option?: number): number {
-  return option ?? (env.GEOHUB_PORT ? Number(env.GEOHUB_PORT) : DEFAULT_PORT);
+  if (option !== undefined) return option;
+  if (env.GEOHUB_PORT === undefined) return DEFAULT_PORT;
+  try {
+    return intOption(1, 65_535)(env.GEOHUB_PORT);
+  } catch (error) {
+    throw new CliError(`GEOHUB_PORT=${env.GEOHUB_PORT}: ${(error as Error).message}`, 1, { cause: error });
+  }
 }
 
 /** The secret of the user's own `geohub up` on `port`, from the file only that user can read. */

@@ -24,3 +24,14 @@ export function intOption(min: number, max: number) {
     return n;
   };
 }
+
+/** A plain decimal (digits, at most one point): Number() would take '0x10', '1e1' and ' 2'. */
+export const DECIMAL = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
+
+/** A commander parser for a positive plain decimal number (a price, a ratio, minutes). */
+export function positiveDecimal(value: string): number {
+  const n = DECIMAL.test(value) ? Number(value) : Number.NaN;
+  if (!(n > 0))
+    throw new InvalidArgumentError(`expected a positive decimal number such as 0.5, got ${value}`);
+  return n;
+}

@@ -121,6 +121,27 @@ describe('geohub run checks its input before anything starts (issue 20)', () => 
     }
     const workers = await runCli(['run', RGB, '--out', tempDir('geohub-out-'), '--workers', '0x2']);
     expect(workers.stderr).toContain('expected a whole number from 1 to 32');
+    // geohub cost's decimals and GEOHUB_PORT as strictly (they went through Number()).
+    for (const args of [
+      ['--on-demand', '0x10'],
+      ['--job-minutes', '1e1'],
+      ['--spot-ratio', ''],
+    ]) {
+      const r = await runCli(['cost', ...args]);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toContain('expected a positive decimal number such as 0.5');
+    }
+    const rates = await runCli(['cost', '--rates', '0x0,1e-1']);
+    expect([rates.code, rates.stderr.trim()]).toEqual([
+      1,
+      'geohub: --rates takes decimal numbers in [0, 1), comma-separated, such as 0.02,0.05',
+    ]);
+    expect((await runCli(['cost', '--on-demand', '0.5', '--rates', '0.1', '--json'])).code).toBe(0);
+    const port = await runCli(['status'], { GEOHUB_PORT: '0x10' });
+    expect([port.code, port.stderr.trim()]).toEqual([
+      1,
+      'geohub: GEOHUB_PORT=0x10: expected a whole number from 1 to 65535',
+    ]);
   });
 
   it('#11 a local <file>.job.json is read (an invalid one is refused with its path)', async () => {

@@ -5,14 +5,10 @@ import {
   type SpotAssumptions,
   spotCost,
 } from '../../../lib/cost/spot-cost.js';
-import { type CliIo, emit } from '../io.js';
+import { CliError } from '../cli-error.js';
+import { type CliIo, DECIMAL, emit, positiveDecimal } from '../io.js';
 
 const money = (n: number) => `$${n.toFixed(3)}`;
-const positive = (v: string) => {
-  const n = Number(v);
-  if (!(n > 0)) throw new Error(`expected a positive number, got ${v}`);
-  return n;
-};
 
 export function registerCost(program: Command, io: CliIo): void {
   program
@@ -24,32 +20,37 @@ export function registerCost(program: Command, io: CliIo): void {
     .option(
       '--on-demand <usd>',
       'cost of one tile job on on-demand capacity',
-      positive,
+      positiveDecimal,
       DEFAULT_SPOT_ASSUMPTIONS.onDemandPerJob,
     )
     .option(
       '--spot-ratio <r>',
       'spot price as a fraction of on-demand',
-      positive,
+      positiveDecimal,
       DEFAULT_SPOT_ASSUMPTIONS.spotRatio,
     )
-    .option('--job-minutes <m>', 'length of one tile job', positive, DEFAULT_SPOT_ASSUMPTIONS.jobMinutes)
+    .option(
+      '--job-minutes <m>',
+      'length of one tile job',
+      positiveDecimal,
+      DEFAULT_SPOT_ASSUMPTIONS.jobMinutes,
+    )
     .option(
       '--subtile-minutes <m>',
       'length of one sub-tile',
-      positive,
+      positiveDecimal,
       DEFAULT_SPOT_ASSUMPTIONS.subTileMinutes,
     )
     .option(
       '--warning-minutes <m>',
       'notice before the instance is reclaimed',
-      positive,
+      positiveDecimal,
       DEFAULT_SPOT_ASSUMPTIONS.warningMinutes,
     )
     .option(
       '--restart-minutes <m>',
       'paid per interruption (new capacity, start-up)',
-      positive,
+      positiveDecimal,
       DEFAULT_SPOT_ASSUMPTIONS.restartMinutes,
     )
     .option('--json', 'print one JSON object on stdout')
@@ -62,11 +63,12 @@ export function registerCost(program: Command, io: CliIo): void {
         warningMinutes: Number(opts.warningMinutes),
         restartMinutes: Number(opts.restartMinutes),
       };
-      const rates = String(opts.rates)
+      const given = String(opts.rates)
         .split(',')
-        .map((r) => Number(r.trim()));
+        .map((r) => r.trim());
+      const rates = given.map((r) => (DECIMAL.test(r) ? Number(r) : Number.NaN));
       if (rates.some((r) => !(r >= 0 && r < 1)))
-        throw new Error('--rates takes numbers in [0, 1), comma-separated');
+        throw new CliError('--rates takes decimal numbers in [0, 1), comma-separated, such as 0.02,0.05');
       const rows = rates.map((r) => spotCost(r, assumptions));
       // Past this rate new workers go on-demand (the spot → on-demand fallback).
       const breakEven = breakEvenRate(assumptions);
