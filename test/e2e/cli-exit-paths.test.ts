@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { processTable } from '../../lib/process/process-table.js';
 import { startCli } from '../support/cli.js';
+import { findFiles } from '../support/find-files.js';
 import { processMark } from '../support/marked-processes.js';
 import { stubbornGdalwarp } from '../support/stubborn-tool.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -36,6 +37,7 @@ function start(args: string[], env: Record<string, string> = {}) {
 
 const toolRunning = (mark: { live: () => string[] }) =>
   mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p));
+const parts = (dir: string) => findFiles(dir, (n) => n.endsWith('.part'));
 
 describe('Ctrl-C as a terminal sends it: SIGINT to the whole process group (issue 14)', () => {
   it('geohub run: exit 130 within the kill grace + 5 s, run CANCELLED, one line, nothing left', async () => {
@@ -44,6 +46,8 @@ describe('Ctrl-C as a terminal sends it: SIGINT to the whole process group (issu
       GEOHUB_KILL_GRACE_MS: String(KILL_GRACE_MS),
     });
     expect(await waitUntil(() => toolRunning(run.mark), 120_000, 200)).toBe(true);
+    // The stubborn tool's outputs exist before the Ctrl-C: "no .part" below means removed.
+    expect(await waitUntil(() => parts(run.tmp).length > 0, 10_000, 100)).toBe(true);
     const interrupted = Date.now();
     process.kill(-run.child.pid!, 'SIGINT');
     const r = await run.done;
@@ -78,6 +82,7 @@ describe('Ctrl-C as a terminal sends it: SIGINT to the whole process group (issu
     expect(submitted.code, submitted.stderr).toBe(0);
     const { runId } = JSON.parse(submitted.stdout) as { runId: string };
     expect(await waitUntil(() => toolRunning(up.mark), 120_000, 200)).toBe(true);
+    expect(await waitUntil(() => parts(up.tmp).length > 0, 10_000, 100)).toBe(true);
     const interrupted = Date.now();
     process.kill(-up.child.pid!, 'SIGINT');
     const r = await up.done;

@@ -28,11 +28,15 @@ describe('a tool that exceeds its budget, or cannot be killed', () => {
 
     const worker = spawnWorker(env, {
       ...fixture.env,
-      GEOHUB_TOOL_TIMEOUT_MS: '1500',
+      GEOHUB_TOOL_TIMEOUT_MS: '4000',
       GEOHUB_KILL_GRACE_MS: '500',
     });
     workers.push(worker);
     const started = await worker.waitForLog((l) => l.msg === 'tool started' && l.tileId === slowTask!.id);
+    // Its .part exists before the budget ends (the tool takes up to ~3.5 s to open it), so
+    // "no .part" below means the worker removed it.
+    const parts = () => findFiles(worker.scratch, (n) => n.endsWith('.part'));
+    expect(await waitUntil(() => parts().length === 1, 3_500, 10)).toBe(true);
     expect((await worker.exited).code).toBe(0);
 
     expect(liveGroup(Number(started.pid))).toEqual([]);
