@@ -208,4 +208,83 @@ describe('the AWS-behaviour layer answers as AWS does, and the SDK treats it as 
     );
     expect((seen.Messages ?? []).map((m) => m.Body)).not.toContain('never sent');
   });
+  /**
+   * `count` requests through a layer answering 500 at `rate`: each succeeds after `attempts - 1`
+   * injected errors or fails after maxAttempts of them. Returns what each request saw.
+   */
+  async function sendAll(count: number, send: (i: number) => Promise<{ $metadata: { attempts?: number } }>) {
+    const seen: { ok: boolean; attempts: number }[] = [];
+    for (let i = 0; i < count; i += 1) {
+      await send(i).then(
+        (r) => seen.push({ ok: true, attempts: r.$metadata.attempts ?? 1 }),
+        (e: AwsError) => seen.push({ ok: false, attempts: e.$metadata?.attempts ?? 0 }),
+      );
+    }
+    return seen;
+  }
+  /** Every injected 500 is one attempt of a request that was not its last successful one. */
+  const injectedBy = (seen: { ok: boolean; attempts: number }[]) =>
+    seen.reduce((n, r) => n + r.attempts - (r.ok ? 1 : 0), 0);
+
+  it('answers DynamoDB with 500s that the SDK retries: writes recover, the counts add up, refused ones are absent', async () => {
+    const all = await faultyStack({ GEOHUB_FAULT_DYNAMODB_500: '1' });
+    const key = { PK: `fault500#${randomUUID()}`, SK: 'x' };
+    const error = (await all.clients.documents
+      .send(new PutCommand({ TableName: all.config.table, Item: key }))
+      .catch((e: unknown) => e)) as AwsError;
+    expect([error.name, error.$metadata?.httpStatusCode]).toEqual(['InternalServerError', 500]);
+    expect(error.$metadata?.attempts).toBe(all.config.maxAttempts);
+    expect(all.behaviour.counts().injected.dynamodb).toEqual({ InternalServerError: all.config.maxAttempts });
+
+    const { clients, config, behaviour } = await faultyStack({
+      GEOHUB_FAULT_DYNAMODB_500: '0.4',
+      GEOHUB_FAULT_SEED: '500',
+    });
+    const pk = `fault500#${randomUUID()}`;
+    const seen = await sendAll(12, (i) =>
+      clients.documents.send(new PutCommand({ TableName: config.table, Item: { PK: pk, SK: `${i}` } })),
+    );
+    expect(seen.some((r) => r.ok && r.attempts > 1)).toBe(true); // recovered by a retry
+    expect(behaviour.counts().injected.dynamodb).toEqual({ InternalServerError: injectedBy(seen) });
+    // What succeeded is stored, once; what was refused is not.
+    for (const [i, r] of seen.entries()) {
+      const { Item } = await direct.clients.documents.send(
+        new GetCommand({ TableName: config.table, Key: { PK: pk, SK: `${i}` } }),
+      );
+      expect(Item !== undefined, `item ${i}`).toBe(r.ok);
+    }
+  });
+
+  it('answers S3 with 500 InternalError that the SDK retries: uploads recover, the counts add up', async () => {
+    const bytes = Buffer.alloc(20_000, 3);
+    const all = await faultyStack({ GEOHUB_FAULT_S3_500: '1' });
+    const refused = `test/${randomUUID()}.bin`;
+    const error = (await all.clients.s3
+      .send(new PutObjectCommand({ Bucket: all.config.bucket, Key: refused, Body: bytes }))
+      .catch((e: unknown) => e)) as AwsError;
+    expect([error.name, error.$metadata?.httpStatusCode]).toEqual(['InternalError', 500]);
+    expect(error.$metadata?.attempts).toBe(all.config.maxAttempts);
+    expect(all.behaviour.counts().injected.s3).toEqual({ InternalError: all.config.maxAttempts });
+
+    const { clients, config, behaviour } = await faultyStack({
+      GEOHUB_FAULT_S3_500: '0.4',
+      GEOHUB_FAULT_SEED: '500',
+    });
+    const keys = Array.from({ length: 12 }, () => `test/${randomUUID()}.bin`);
+    const seen = await sendAll(keys.length, (i) =>
+      clients.s3.send(new PutObjectCommand({ Bucket: config.bucket, Key: keys[i], Body: bytes })),
+    );
+    expect(seen.some((r) => r.ok && r.attempts > 1)).toBe(true);
+    expect(behaviour.counts().injected.s3).toEqual({ InternalError: injectedBy(seen) });
+    // What succeeded is stored whole; what was refused is not there at all.
+    const stored = (key: string) =>
+      direct.clients.s3.send(new GetObjectCommand({ Bucket: config.bucket, Key: key })).then(
+        async (o) => Buffer.from(await o.Body!.transformToByteArray()).equals(bytes),
+        (e: Error) => e.name,
+      );
+    expect(await stored(refused)).toBe('NoSuchKey');
+    for (const [i, key] of keys.entries()) {
+      expect(await stored(key), `object ${i}`).toBe(seen[i]!.ok ? true : 'NoSuchKey');
+    }
+  });
 });
