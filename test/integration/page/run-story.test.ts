@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tileIdFor } from '../../../lib/model/ids.js';
+import { type Metatile, metatileOf } from '../../../lib/model/metatile.js';
+import { runStory } from '../../../local/server/page/run-story.js';
+import { stackClients } from '../../support/stack-clients.js';
+
+const { config, ledger, destroy } = stackClients();
+afterAll(() => destroy());
+
+const LEASE_MS = 60_000;
+
+describe("the run story's redone work and interruptions, from the ledger (issue 19)", () => {
+  it('counts the sub-tiles of metatiles taken more than once, the extra attempts and the interruptions', async () => {
+    const runId = `r-story-${randomUUID().slice(0, 12)}`;
+    await ledger.createRun({
+      runId,
+      status: 'RUNNING',
+      source: { bucket: config.bucket, key: `incoming/${runId}.tif`, version: 'e', etag: 'e' },
+      operation: 'raster-xyz',
+      params: {},
+      paramsVersion: 'v1',
+      total: 7,
+    });
+    const block = (xs: number[]) =>
+      metatileOf(
+        xs.map((x) => ({ id: tileIdFor(runId, 'raster-xyz', 'v1', { z: 10, x, y: 1 }), z: 10, x, y: 1 })),
+      );
+    const done = (m: Metatile, owner: string) =>
+      ledger.markDone(
+        runId,
+        m,
+        owner,
+        new Map(m.tiles.map((t) => [t.id, { key: `tiles/${t.id}.tif`, etag: 'x', bytes: 1 }])),
+        10,
+      );
+    const [interruptedOnce, failedThenInterrupted, firstTime] = [
+      block([0, 1, 2, 3]),
+      block([4, 5]),
+      block([6]),
+    ];
+    // Four sub-tiles: a spot reclaim, then done on the second attempt.
+    await ledger.claim(runId, interruptedOnce, 'w1', LEASE_MS);
+    await ledger.release(runId, interruptedOnce, 'w1', { state: 'QUEUED', interrupted: true });
+    await ledger.claim(runId, interruptedOnce, 'w2', LEASE_MS);
+    await done(interruptedOnce, 'w2');
+    // Two sub-tiles: a retryable failure, an interruption, done on the third attempt.
+    await ledger.claim(runId, failedThenInterrupted, 'w1', LEASE_MS);
+    await ledger.release(runId, failedThenInterrupted, 'w1', {
+      state: 'QUEUED',
+      error: { class: 'TileRetryableError', message: 'GDAL read timed out' },
+    });
+    await ledger.claim(runId, failedThenInterrupted, 'w2', LEASE_MS);
+    await ledger.release(runId, failedThenInterrupted, 'w2', { state: 'QUEUED', interrupted: true });
+    await ledger.claim(runId, failedThenInterrupted, 'w3', LEASE_MS);
+    await done(failedThenInterrupted, 'w3');
+    // One sub-tile, done at once: not redone.
+    await ledger.claim(runId, firstTime, 'w1', LEASE_MS);
+    await done(firstTime, 'w1');
+
+    const story = await runStory(ledger, (await ledger.getRun(runId))!);
+    expect(story).toMatchObject({
+      runId,
+      redone: { tiles: 6, attempts: 1 + 2 },
+      interruptions: 2,
+      scanned: 3,
+      partial: false,
+    });
+    expect(story.progress.at(-1)![1]).toBe(7);
+    // The run's own counters agree: two interruptions, one retried attempt (of two sub-tiles).
+    expect((await ledger.getRun(runId))!.counters).toMatchObject({ done: 7, interrupted: 6, retried: 2 });
+  });
+});
