@@ -7,12 +7,15 @@ import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { isAlive } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { startApiServer } from '../../../local/server/api-server.js';
+import { createPage } from '../../../local/server/page/create-page.js';
 import { RenderBusyError, TileNotRenderableError } from '../../../local/server/page/render/errors.js';
 import { type GdalTool, runGdal } from '../../../local/server/page/render/gdal-tools.js';
 import { createTileRenderer, type TileRenderer } from '../../../local/server/page/render/tile-renderer.js';
 import { startTestHub } from '../../support/hub.js';
 import { pngInfo } from '../../support/png-info.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
@@ -188,5 +191,44 @@ describe('the page renderer draws a run tiles with GDAL, cached and bounded', ()
     expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
     expect(pids.filter(isAlive)).toEqual([]);
     expect(existsSync(dir)).toBe(false);
+  });
+  it('while the render queue is full, the API and the page still answer', async () => {
+    const pids: number[] = [];
+    // Renders that never finish on their own: the queue stays full for as long as the test needs.
+    const stuck: GdalTool = async (_command, opts) => {
+      await runProcess('sleep', ['60'], { ...opts, graceMs: 500, onSpawn: (pid) => pids.push(pid) });
+      return '';
+    };
+    const page = createPage(hub, { gdal: stuck, concurrency: 2, queueLimit: 3 });
+    const api = await startApiServer(hub, 0, page.handle);
+    try {
+      const renders = runs.rgb.tiles
+        .slice(0, 10)
+        .map((t) => fetch(`${api.url}/api/runs/${runs.rgb.runId}/render/${t.z}/${t.x}/${t.y}.png`));
+      const settled = renders.map(() => false);
+      for (const [i, r] of renders.entries())
+        void r.then(
+          () => (settled[i] = true),
+          () => {},
+        );
+      // Past the limit, renders are refused as busy: the queue is full.
+      expect(
+        await waitUntil(async () => settled.filter(Boolean).length >= 5 && pids.length > 0, 30_000, 50),
+      ).toBe(true);
+      const refused = await Promise.all(renders.filter((_, i) => settled[i]));
+      expect(refused.map((r) => r.status)).toEqual([503, 503, 503, 503, 503]);
+      // The API and the page's assets answer while five renders are still held in the queue.
+      const list = await fetch(`${api.url}/api/runs`);
+      expect(list.status).toBe(200);
+      expect(((await list.json()) as { runId: string }[]).map((r) => r.runId)).toContain(runs.rgb.runId);
+      expect((await fetch(`${api.url}/api/runs/${runs.rgb.runId}`)).status).toBe(200);
+      expect((await fetch(`${api.url}/`)).status).toBe(200);
+      expect(settled.filter((done) => !done)).toHaveLength(5);
+      expect(pids.filter(isAlive).length).toBeGreaterThan(0);
+    } finally {
+      await page.close(); // kills the stuck renders
+      await api.close();
+    }
+    expect(pids.filter(isAlive)).toEqual([]);
   });
 });
