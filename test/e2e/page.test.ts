@@ -131,7 +131,8 @@ async function submit(path: string, zoom?: number): Promise<{ runId: string }> {
     body: readFileSync(path),
   });
   if (!r.ok) throw new Error(`submit ${path}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as { runId: string };
+  // Progress lines while the file is stored, then the outcome (local/server/receive-upload.ts).
+  return JSON.parse((await r.text()).trim().split('\n').at(-1)!) as { runId: string };
 }
 
 /** A GET with the path sent exactly as written (fetch would normalise `..` away). */

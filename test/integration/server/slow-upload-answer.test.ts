@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInputFile } from '../../../local/cli/input-file.js';
 import { uploadToUp } from '../../../local/cli/upload-to-up.js';
@@ -14,10 +15,16 @@ const IDLE_MS = 1_000;
 
 let hub: LocalHub;
 const env = { XDG_RUNTIME_DIR: fileTempDir('geohub-runtime-') };
+/** Where the server keeps its copy of an upload while it stores it (its TMPDIR). */
+const uploads = fileTempDir('geohub-uploads-');
+const tmpBefore = process.env.TMPDIR;
 beforeAll(async () => {
   hub = await startTestHub({ workers: 1 });
+  process.env.TMPDIR = uploads;
 });
 afterAll(async () => {
+  if (tmpBefore === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = tmpBefore;
   await hub?.stop();
 });
 
@@ -27,18 +34,23 @@ afterAll(async () => {
  * headers, less than the 403 s a 4.3 GiB file takes to store).
  */
 async function slowUp(progressEveryMs: number): Promise<{ api: ApiServer; port: number }> {
+  let storing: Promise<unknown> = Promise.resolve();
   const slowHub: LocalHub = {
     ...hub,
-    upload: async (file, options) => {
-      await new Promise((r) => setTimeout(r, STORE_MS));
-      return hub.upload(file, options);
+    upload: (file, options) => {
+      const stored = new Promise((r) => setTimeout(r, STORE_MS)).then(() => hub.upload(file, options));
+      storing = stored;
+      return stored;
     },
   };
   const api = await startApiServer(slowHub, 0, undefined, undefined, { bodyIdleMs: 10_000, progressEveryMs });
   const port = Number(new URL(api.url).port);
   const remove = await writeUpToken(port, { url: api.url, token: 't', pid: process.pid }, env);
+  // The server goes on storing after a client gave up; its copy goes once it is done.
   const close = async () => {
     await remove();
+    await storing.catch(() => {});
+    expect(await waitUntil(() => readdirSync(uploads).length === 0, 10_000)).toBe(true);
     await api.close();
   };
   return { api: { ...api, close }, port };
