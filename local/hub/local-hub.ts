@@ -124,8 +124,9 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     pool = workers;
     capacity = startCapacityController({ ledger, pool: workers, log: options.log }, options.capacity);
     const lambdas = options.lambdaLimits === false ? undefined : startLambdas(stack, config, options);
-    // Warm before the first run, so a run's first steps do not wait for every container's start.
-    await lambdas?.prewarm();
+    // Warm what every run calls, so its steps do not wait for a container's start; Drain and
+    // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda.
+    await lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']);
     const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
       lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
     const executions = createLocalExecutions({
