@@ -7,7 +7,7 @@
  *   windows: with the exact transformer (`-et 0`, the same pixels as geohub's tiles) and with
  *   gdalwarp's default approximate one;
  * - GDAL's own tiler, `gdal2tiles.py --xyz --processes=<workers>` at the same zoom (PNG tiles).
- * Each is timed `runs` times (median, min, max). Also: bytes per tile, today's lean tiles
+ * Each is timed `runs` times, one of each per round (median, min, max). Also: bytes per tile, today's lean tiles
  * against the per-tile gdalwarp's (256×8 strips, DEFLATE, no predictor).
  */
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { rasterXyzArgs } from '../lib/operations/raster-xyz.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
 import { geohubCliRun } from './geohub-cli-run.js';
 import type { BenchRaster } from './sources.js';
-import { ratio, repeat, type Spread, spread } from './support/stats.js';
+import { ratio, type Spread, spread } from './support/stats.js';
 
 export interface GeohubRun {
   readonly startupSeconds: number;
@@ -186,12 +186,21 @@ export async function benchOverhead(
   options: { workers: number; runs: number; dir: string },
 ): Promise<OverheadFigures> {
   const { workers, runs, dir } = options;
-  const geohub = await repeat(runs, () => geohubRun(raster, workers));
+  // Round by round, each contender once per round: on a shared machine the load drifts, and
+  // contenders timed one after the other would each meet a different load.
+  const geohub = [await geohubRun(raster, workers)];
   const { tiles, zoom } = geohub[0]!;
-  const exact = await repeat(runs, () => rawRun(raster, tiles, workers, dir, true));
-  const approx = await repeat(runs, () => rawRun(raster, tiles, workers, dir, false));
-  const g2t = await repeat(runs, () => gdal2tilesRun(raster, zoom, workers, dir));
-  const cli = await repeat(runs, () => geohubCliRun(raster, zoom, workers, dir));
+  const exact: Awaited<ReturnType<typeof rawRun>>[] = [];
+  const approx: Awaited<ReturnType<typeof rawRun>>[] = [];
+  const g2t: Awaited<ReturnType<typeof gdal2tilesRun>>[] = [];
+  const cli: Awaited<ReturnType<typeof geohubCliRun>>[] = [];
+  for (let round = 0; round < runs; round += 1) {
+    if (round > 0) geohub.push(await geohubRun(raster, workers));
+    exact.push(await rawRun(raster, tiles, workers, dir, true));
+    cli.push(await geohubCliRun(raster, zoom, workers, dir));
+    approx.push(await rawRun(raster, tiles, workers, dir, false));
+    g2t.push(await gdal2tilesRun(raster, zoom, workers, dir));
+  }
   if (cli[0]!.tiles !== tiles.length)
     throw new Error(`geohub run made ${cli[0]!.tiles} tiles, the bench's run ${tiles.length}`);
 
