@@ -8,6 +8,7 @@ import { esriKrovakAxes } from './esri-krovak.js';
 import { geoKeysDefinition } from './geokeys-definition.js';
 import { withoutGrids } from './grid-free-datum.js';
 import { horizontalWkt } from './horizontal-wkt.js';
+import { southOrientatedAsTm } from './south-orientated-wkt.js';
 
 /** A CRS proj4 can work with. */
 export interface ResolvedCrs {
@@ -99,12 +100,15 @@ export function resolveCrs(ref: CrsRef): ResolvedCrs {
       const horizontal = horizontalWkt(ref.wkt);
       if (horizontal.length === 0) throw new UnsupportedCrsError('the WKT CRS definition is empty');
       const extension = PROJ4_EXTENSION.exec(horizontal)?.[1];
-      const definition = extension ? withoutGrids(extension) : (esriGeostationary(horizontal) ?? horizontal);
+      if (extension) return resolved(label, withoutGrids(extension), WEB_MERCATOR_NAMES.test(horizontal));
+      const southOrientated = southOrientatedAsTm(horizontal);
+      if (southOrientated) return resolved(label, southOrientated, false, 'ws');
+      const definition = esriGeostationary(horizontal) ?? horizontal;
       return resolved(
         label,
         definition,
         WEB_MERCATOR_NAMES.test(horizontal),
-        extension ? undefined : esriKrovakAxes(horizontal, label),
+        esriKrovakAxes(horizontal, label),
       );
     }
     case 'user-defined': {

@@ -84,6 +84,17 @@ const CASES: readonly [string, CrsRef, [number, number], [number, number], numbe
     [14.4224036131771, 50.0695321803084],
     20,
   ],
+  // The same Lo zone as WKT1, WKT2 and ESRI WKT (a LAS WKT VLR, an ESRI PE citation): proj4 has no
+  // south-orientated method, geohub reads it as Transverse Mercator in westing/southing axes.
+  ...(['epsg-2048.wkt', 'epsg-2048.wkt2', 'epsg-2048.esri.wkt'] as const).map(
+    (name): [string, CrsRef, [number, number], [number, number], number] => [
+      name,
+      { kind: 'wkt', wkt: fixture(name) },
+      [10000, 3700000],
+      [18.8924749145801, -33.4259988388173],
+      1,
+    ],
+  ),
   [
     'user-defined south-orientated TM',
     SOUTH_ORIENTATED_KEYS,

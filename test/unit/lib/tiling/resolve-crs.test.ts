@@ -146,12 +146,12 @@ describe('resolveCrs', () => {
     );
     expect(() => resolveCrs({ kind: 'wkt', wkt: '  \0' })).toThrow(/the WKT CRS definition is empty/);
     // A WKT2 method proj4 lacks is named in one line (proj4's own error quotes the whole WKT).
-    const tmso =
-      'PROJCRS["Lo19",BASEGEOGCRS["WGS 84",DATUM["World Geodetic System 1984",ELLIPSOID["WGS 84",6378137,298.257223563]]],' +
-      'CONVERSION["Lo19",METHOD["Transverse Mercator (South Orientated)"],PARAMETER["Longitude of natural origin",19]],' +
-      'CS[Cartesian,2],AXIS["westing (Y)",west],AXIS["southing (X)",south],LENGTHUNIT["metre",1]]';
-    expect(() => resolveCrs({ kind: 'wkt', wkt: tmso })).toThrow(
-      /^WKT "Lo19" cannot be reprojected: its projection method Transverse Mercator \(South Orientated\) is not one proj4 implements$/,
+    const laborde =
+      'PROJCRS["Laborde",BASEGEOGCRS["Tananarive",DATUM["Tananarive 1925",ELLIPSOID["International 1924",6378388,297]]],' +
+      'CONVERSION["Laborde",METHOD["Laborde Oblique Mercator"],PARAMETER["Longitude of projection centre",46.4]],' +
+      'CS[Cartesian,2],AXIS["easting (X)",east],AXIS["northing (Y)",north],LENGTHUNIT["metre",1]]';
+    expect(() => resolveCrs({ kind: 'wkt', wkt: laborde })).toThrow(
+      /^WKT "Laborde" cannot be reprojected: its projection method Laborde Oblique Mercator is not one proj4 implements$/,
     );
   });
 });
