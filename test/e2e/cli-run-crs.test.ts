@@ -101,12 +101,16 @@ describe('geohub run on a CRS geohub cannot reproject', () => {
       ...['-of', 'GTiff', '-outsize', '8', '8', '-bands', '1', '-a_srs', 'EPSG:8441'],
       ...['-a_ullr', '500000', '800000', '500800', '799200', file],
     ]);
-    const { r, mark } = await cli(['run', file, '--out', tempDir('geohub-out-')], signal);
+    const { r, mark } = await cli(['run', file, '--out', tempDir('geohub-out-'), '--workers', '1'], signal);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr.trim().split('\n')).toEqual([
+    // Besides the progress lines a non-terminal gets (uploading: …, failed: 0/0 sub-tiles …), one line.
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('geohub'))).toEqual([
       `geohub run: the run failed: ${file}: EPSG:8441 (Tananarive / Laborde Grid) cannot be reprojected: ` +
         'its projection method labrd is not one proj4 implements',
     ]);
+    expect(lines.filter((l) => l.includes(file))).toHaveLength(1);
+    expect(r.stderr).not.toContain('s3://');
     expect(r.stdout).not.toContain('s3://');
     expect(mark.live()).toEqual([]);
   });
