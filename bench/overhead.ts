@@ -1,7 +1,8 @@
 /**
  * geohub against the tools a user would otherwise run, side by side on one raster:
  * - `geohub`'s full path (upload → split → enqueue → workers → markers → finalize), one worker
- *   per core as `geohub run` defaults to, its start-up (stack + workers polling) timed apart;
+ *   per core as `geohub run` defaults to, on a stack already up with its workers polling; and
+ *   `geohub run` itself, the built CLI from command to exit (geohub-cli-run.ts): start-up included;
  * - the raw tool, `xargs -P <workers> gdalwarp`, one process per tile over exactly the same tile
  *   windows: with the exact transformer (`-et 0`, the same pixels as geohub's tiles) and with
  *   gdalwarp's default approximate one;
@@ -18,6 +19,7 @@ import { tilesPrefix } from '../lib/model/ids.js';
 import type { TileTask } from '../lib/model/tile.js';
 import { rasterXyzArgs } from '../lib/operations/raster-xyz.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
+import { geohubCliRun } from './geohub-cli-run.js';
 import type { BenchRaster } from './sources.js';
 import { ratio, repeat, type Spread, spread } from './support/stats.js';
 
@@ -36,7 +38,15 @@ export interface OverheadFigures {
   readonly tiles: number;
   readonly zoom: number;
   readonly workers: number;
-  readonly geohub: { readonly run: Spread; readonly withStartup: Spread; readonly toolRuns: number };
+  readonly geohub: {
+    readonly run: Spread;
+    /** `geohub run`, the built CLI, from command to exit. */
+    readonly withStartup: Spread;
+    /** The hub's start until every worker polls, and its stop (older results lack them). */
+    readonly startup?: Spread;
+    readonly stop?: Spread;
+    readonly toolRuns: number;
+  };
   readonly rawExact: Spread;
   readonly rawDefault: Spread;
   readonly gdal2tiles: Spread & { readonly tiles: number };
@@ -181,9 +191,12 @@ export async function benchOverhead(
   const exact = await repeat(runs, () => rawRun(raster, tiles, workers, dir, true));
   const approx = await repeat(runs, () => rawRun(raster, tiles, workers, dir, false));
   const g2t = await repeat(runs, () => gdal2tilesRun(raster, zoom, workers, dir));
+  const cli = await repeat(runs, () => geohubCliRun(raster, zoom, workers, dir));
+  if (cli[0]!.tiles !== tiles.length)
+    throw new Error(`geohub run made ${cli[0]!.tiles} tiles, the bench's run ${tiles.length}`);
 
   const run = spread(geohub.map((g) => g.runSeconds));
-  const withStartup = spread(geohub.map((g) => g.startupSeconds + g.runSeconds + g.stopSeconds));
+  const withStartup = spread(cli.map((c) => c.seconds));
   const rawExact = spread(exact.map((r) => r.seconds));
   const rawDefault = spread(approx.map((r) => r.seconds));
   const gdal2tiles = { ...spread(g2t.map((r) => r.seconds)), tiles: g2t[0]!.tiles };
@@ -192,7 +205,13 @@ export async function benchOverhead(
     tiles: tiles.length,
     zoom,
     workers,
-    geohub: { run, withStartup, toolRuns: geohub[0]!.toolRuns },
+    geohub: {
+      run,
+      withStartup,
+      startup: spread(geohub.map((g) => g.startupSeconds)),
+      stop: spread(geohub.map((g) => g.stopSeconds)),
+      toolRuns: geohub[0]!.toolRuns,
+    },
     rawExact,
     rawDefault,
     gdal2tiles,

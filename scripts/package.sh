@@ -29,8 +29,12 @@ done
 home=${GEOHUB_PACKAGE_HOME:-node_modules/.cache/geohub-package-home}
 mkdir -p "$home"
 home=$(cd "$home" && pwd)
+# serverless-esbuild leaves the scratch directory of the last function it zips in the temp dir
+# (capacity-<pid>-<time>-<hex>): give it a directory of its own, removed whatever happens.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/geohub-package-XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 start=$(date +%s%N)
 env -u AWS_PROFILE -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_SESSION_TOKEN \
-  HOME="$home" AWS_EC2_METADATA_DISABLED=true AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true \
+  HOME="$home" TMPDIR="$scratch" AWS_EC2_METADATA_DISABLED=true AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true \
   node_modules/.bin/osls package --stage "$stage" --region "$region" ${args[@]+"${args[@]}"}
 echo "packaged stage $stage ($region) into .serverless/ in $(( ($(date +%s%N) - start) / 1000000 )) ms"
