@@ -181,10 +181,10 @@ function figures(label: string, outcomes: readonly Outcome[]) {
 
 /**
  * Every outcome is an equal cover, a one-line refusal naming what is unsupported, or a raster
- * GDAL itself could not make; a different cover is allowed only for the codes explained here.
+ * GDAL itself could not make: no silently different cover.
  */
-function expectAgreeOrRefuse(outcomes: readonly Outcome[], explained: Readonly<Record<string, string>> = {}) {
-  const wrong = outcomes.filter((o) => o.agrees === false && !(o.id in explained));
+function expectAgreeOrRefuse(outcomes: readonly Outcome[]) {
+  const wrong = outcomes.filter((o) => o.agrees === false);
   expect(wrong.map((o) => `${o.id}: ${o.detail}`)).toEqual([]);
   for (const o of outcomes.filter((x) => x.refused)) expect(o.refused).toMatch(REFUSAL);
 }
@@ -210,9 +210,6 @@ async function draw(kind: 'projected' | 'geographic', n: number): Promise<Oracle
 const REFUSAL =
   /^epsg-\d+(: EPSG:\d+ \(.+\) cannot be reprojected: (its projection method .+ is not one proj4 implements|the EPSG registry geohub ships \(epsg-index\) has no definition of it)| has no coordinate reference system \(no GeoKeys\): assign one, e\.g\. gdal_translate -a_srs EPSG:xxxx)$/;
 
-/** Codes of the projected draw whose cover may differ from GDAL's, each with the reason. */
-const EXPLAINED: Readonly<Record<string, string>> = {};
-
 /** Every projected CRS of the registry whose proj4 definition flips an axis (+axis=wsu, swu). */
 const AXIS_FLIPPED = epsgCodes('CRS-PROJCRS').filter((code) =>
   /\+axis=(?!enu)/.test(epsgEntry(code)?.proj4 ?? ''),
@@ -225,7 +222,7 @@ describe('tile covers across the EPSG registry, against GDAL', () => {
     const cases = await draw('projected', SAMPLE);
     const outcomes = await compare(cases, signal);
     const { zoomed, agree, zoom } = figures('EPSG sample', outcomes);
-    expectAgreeOrRefuse(outcomes, EXPLAINED);
+    expectAgreeOrRefuse(outcomes);
     expect(agree / SAMPLE).toBeGreaterThanOrEqual(0.99);
     // The native zoom rounds log2 of a resolution: one near a half-way point may round either way.
     expect(zoom / zoomed.length).toBeGreaterThanOrEqual(0.97);
