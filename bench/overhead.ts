@@ -1,12 +1,13 @@
 /**
  * geohub against the tools a user would otherwise run, side by side on one raster:
  * - `geohub`'s full path (upload → split → enqueue → workers → markers → finalize), one worker
- *   per core as `geohub run` defaults to, its start-up (stack + workers polling) timed apart;
+ *   per core as `geohub run` defaults to, on a stack already up with its workers polling; and
+ *   `geohub run` itself, the built CLI from command to exit (geohub-cli-run.ts): start-up included;
  * - the raw tool, `xargs -P <workers> gdalwarp`, one process per tile over exactly the same tile
  *   windows: with the exact transformer (`-et 0`, the same pixels as geohub's tiles) and with
  *   gdalwarp's default approximate one;
  * - GDAL's own tiler, `gdal2tiles.py --xyz --processes=<workers>` at the same zoom (PNG tiles).
- * Each is timed `runs` times (median, min, max). Also: bytes per tile, today's lean tiles
+ * Each is timed `runs` times, one of each per round (median, min, max). Also: bytes per tile, today's lean tiles
  * against the per-tile gdalwarp's (256×8 strips, DEFLATE, no predictor).
  */
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,8 +19,9 @@ import { tilesPrefix } from '../lib/model/ids.js';
 import type { TileTask } from '../lib/model/tile.js';
 import { rasterXyzArgs } from '../lib/operations/raster-xyz.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
+import { geohubCliRun } from './geohub-cli-run.js';
 import type { BenchRaster } from './sources.js';
-import { ratio, repeat, type Spread, spread } from './support/stats.js';
+import { ratio, type Spread, spread } from './support/stats.js';
 
 export interface GeohubRun {
   readonly startupSeconds: number;
@@ -36,7 +38,15 @@ export interface OverheadFigures {
   readonly tiles: number;
   readonly zoom: number;
   readonly workers: number;
-  readonly geohub: { readonly run: Spread; readonly withStartup: Spread; readonly toolRuns: number };
+  readonly geohub: {
+    readonly run: Spread;
+    /** `geohub run`, the built CLI, from command to exit. */
+    readonly withStartup: Spread;
+    /** The hub's start until every worker polls, and its stop (older results lack them). */
+    readonly startup?: Spread;
+    readonly stop?: Spread;
+    readonly toolRuns: number;
+  };
   readonly rawExact: Spread;
   readonly rawDefault: Spread;
   readonly gdal2tiles: Spread & { readonly tiles: number };
@@ -176,14 +186,26 @@ export async function benchOverhead(
   options: { workers: number; runs: number; dir: string },
 ): Promise<OverheadFigures> {
   const { workers, runs, dir } = options;
-  const geohub = await repeat(runs, () => geohubRun(raster, workers));
+  // Round by round, each contender once per round: on a shared machine the load drifts, and
+  // contenders timed one after the other would each meet a different load.
+  const geohub = [await geohubRun(raster, workers)];
   const { tiles, zoom } = geohub[0]!;
-  const exact = await repeat(runs, () => rawRun(raster, tiles, workers, dir, true));
-  const approx = await repeat(runs, () => rawRun(raster, tiles, workers, dir, false));
-  const g2t = await repeat(runs, () => gdal2tilesRun(raster, zoom, workers, dir));
+  const exact: Awaited<ReturnType<typeof rawRun>>[] = [];
+  const approx: Awaited<ReturnType<typeof rawRun>>[] = [];
+  const g2t: Awaited<ReturnType<typeof gdal2tilesRun>>[] = [];
+  const cli: Awaited<ReturnType<typeof geohubCliRun>>[] = [];
+  for (let round = 0; round < runs; round += 1) {
+    if (round > 0) geohub.push(await geohubRun(raster, workers));
+    exact.push(await rawRun(raster, tiles, workers, dir, true));
+    cli.push(await geohubCliRun(raster, zoom, workers, dir));
+    approx.push(await rawRun(raster, tiles, workers, dir, false));
+    g2t.push(await gdal2tilesRun(raster, zoom, workers, dir));
+  }
+  if (cli[0]!.tiles !== tiles.length)
+    throw new Error(`geohub run made ${cli[0]!.tiles} tiles, the bench's run ${tiles.length}`);
 
   const run = spread(geohub.map((g) => g.runSeconds));
-  const withStartup = spread(geohub.map((g) => g.startupSeconds + g.runSeconds + g.stopSeconds));
+  const withStartup = spread(cli.map((c) => c.seconds));
   const rawExact = spread(exact.map((r) => r.seconds));
   const rawDefault = spread(approx.map((r) => r.seconds));
   const gdal2tiles = { ...spread(g2t.map((r) => r.seconds)), tiles: g2t[0]!.tiles };
@@ -192,7 +214,13 @@ export async function benchOverhead(
     tiles: tiles.length,
     zoom,
     workers,
-    geohub: { run, withStartup, toolRuns: geohub[0]!.toolRuns },
+    geohub: {
+      run,
+      withStartup,
+      startup: spread(geohub.map((g) => g.startupSeconds)),
+      stop: spread(geohub.map((g) => g.stopSeconds)),
+      toolRuns: geohub[0]!.toolRuns,
+    },
     rawExact,
     rawDefault,
     gdal2tiles,

@@ -5,7 +5,8 @@
  * Options: `--quick` (small inputs, one run each: the CI check that the bench produces its
  * figures; the README is left alone), `--runs <n>` (timed runs per figure, default 3),
  * `--results <file>`, `--only <sections>` (a comma list of overhead, sigterm, rerun, cancel,
- * counted, split, finalize: re-measures those rows alone; the README is left alone).
+ * counted, split, finalize, bundle: re-measures those rows alone; the README is left alone).
+ * The run fails when the split Lambda's bundle is over Lambda's limits.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { countedRun } from './counted.js';
 import { benchOverhead } from './overhead.js';
 import { benchRerunCompleted, benchSigtermResume, type RerunFigures, type SigtermResume } from './resume.js';
 import { benchDir, benchRasters } from './sources.js';
+import type { SplitBundleResult } from './split-bundle.js';
 import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
 import { pricePer1000 } from './support/price.js';
@@ -36,7 +38,16 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const SECTIONS = ['overhead', 'sigterm', 'rerun', 'cancel', 'counted', 'split', 'finalize'] as const;
+const SECTIONS = [
+  'overhead',
+  'sigterm',
+  'rerun',
+  'cancel',
+  'counted',
+  'split',
+  'finalize',
+  'bundle',
+] as const;
 const only = args.only?.split(',').map((x) => x.trim());
 const unknown = only?.filter((x) => !(SECTIONS as readonly string[]).includes(x)) ?? [];
 if (unknown.length > 0)
@@ -76,6 +87,7 @@ try {
     counted?: BenchResults['counted'];
     split?: BenchResults['split'];
     finalized?: BenchResults['finalized'];
+    bundle?: BenchResults['bundle'];
   } = { resume: {} };
   const overhead = [];
   for (const raster of want('overhead') ? rasters : []) {
@@ -146,6 +158,20 @@ try {
       { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
     );
     figures.finalized = JSON.parse(readFileSync(join(root, '.bench/finalize-million.json'), 'utf8'));
+  }
+  if (want('bundle')) {
+    log("the split Lambda's bundle with the EPSG registry: size and cold start…");
+    // It exits 1 (and this bench with it) when the bundle is over Lambda's limits.
+    const bundle = JSON.parse(
+      execFileSync(process.execPath, ['--import', tsxLoader, join(root, 'bench/split-bundle.ts')], {
+        cwd: root,
+        env: { ...process.env, ...(quick ? { GEOHUB_BENCH_BUNDLE_SAMPLES: '1' } : {}) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+      }),
+    ) as SplitBundleResult;
+    figures.bundle = bundle;
+    saveSoFar(figures);
   }
 
   const cost =

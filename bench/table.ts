@@ -3,6 +3,7 @@ import type { CancelFigures } from './cancel.js';
 import type { CountedRun } from './counted.js';
 import type { OverheadFigures } from './overhead.js';
 import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
+import type { SplitBundleResult } from './split-bundle.js';
 import type { machine } from './support/machine.js';
 import type { pricePer1000 } from './support/price.js';
 import { type Spread, showSpread } from './support/stats.js';
@@ -45,6 +46,8 @@ export interface BenchResults {
     readonly stubborn: CancelFigures & { graceMs: number };
   };
   readonly cost?: ReturnType<typeof pricePer1000>;
+  /** bench/split-bundle.ts: the split Lambda with and without the EPSG registry. */
+  readonly bundle?: SplitBundleResult;
 }
 
 const DYNAMO_WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem'].map(
@@ -66,7 +69,7 @@ export function benchTable(r: BenchResults): string {
   for (const o of r.overhead) {
     const x = o.ratios;
     rows.push(
-      `| **${o.raster}**: ${o.tiles} sub-tiles at zoom ${o.zoom}, \`geohub\` (upload → split → workers → finalize) | ${showSpread(o.geohub.run)} without start-up, ${showSpread(o.geohub.withStartup)} with it; ${o.geohub.toolRuns} tool processes | |`,
+      `| **${o.raster}**: ${o.tiles} sub-tiles at zoom ${o.zoom}, \`geohub\` (upload → split → workers → finalize) | ${showSpread(o.geohub.run)} without start-up (stack up, workers polling); \`geohub run\` from command to exit ${showSpread(o.geohub.withStartup)}${o.geohub.startup ? ` (the stack's start ${showSpread(o.geohub.startup)}, its stop ${showSpread(o.geohub.stop!)})` : ''}; ${o.geohub.toolRuns} tool processes | |`,
       `| same tiles, \`xargs -P ${w} gdalwarp -et 0\` (the same pixels) | ${showSpread(o.rawExact)}: geohub **×${x.excludingStartup}** without start-up, **×${x.includingStartup}** with it | ≤ 0.6, ≤ 0.8 |`,
       `| same tiles, \`xargs -P ${w} gdalwarp\` (its default approximate transformer) | ${showSpread(o.rawDefault)}: geohub ×${x.vsRawDefault} without start-up | |`,
       `| \`gdal2tiles.py --xyz -z ${o.zoom} --processes=${w}\` (PNG, ${o.gdal2tiles.tiles} tiles) | ${showSpread(o.gdal2tiles)}: geohub **×${x.vsGdal2tiles}** without start-up | ≤ 1.5 |`,
@@ -111,6 +114,12 @@ export function benchTable(r: BenchResults): string {
     rows.push(
       `| cancel through a worker → group dead / .part gone / claim released, cooperative tool (via execution stop) | ${cancelCell(r.cancel.cooperative)} | within the run-status poll + grace |`,
       `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs) | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
+    );
+  const b = r.bundle;
+  const mbOf = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  if (b)
+    rows.push(
+      `| split Lambda bundle with the EPSG registry (epsg-index), and its cold start (import + first CRS lookup, median of ${b.samples}) | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; +${Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian)} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init; ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
     );
   if (cost)
     rows.push(

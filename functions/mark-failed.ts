@@ -19,7 +19,10 @@ function causeOf(error: { Error: string; Cause?: string }): string {
   } catch {
     // plain text
   }
-  return `${error.Error}: ${message}`.slice(0, 2_000);
+  // geohub's own errors (UnsupportedCrsError, …) are one line that names the file and why: the
+  // class name adds nothing for the user. A service's error (States.Timeout, Sandbox.Timedout) stays.
+  const ours = /^[A-Z][A-Za-z]*Error$/.test(error.Error) && message.trim() !== '';
+  return (ours ? message : `${error.Error}: ${message}`).slice(0, 2_000);
 }
 
 export const handler = middy().handler((event) => markFailedTask(functionDeps())(event));

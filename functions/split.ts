@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { chooseEngine } from '../lib/operations/pointcloud-engine.js';
 import { type SplitResult, split } from '../lib/split/split.js';
 import { parseSplitRequest } from '../lib/split/split-request.js';
 import { type FunctionDeps, functionDeps } from './deps.js';
@@ -14,6 +15,7 @@ export const splitTask =
       store: deps.store,
       ledger: deps.ledger,
       tilesPerMessage: deps.config.tilesPerMessage,
+      pointcloudEngine: await chooseEngine(deps.config.pointcloudEngine),
       signal,
     });
 

@@ -41,6 +41,8 @@ const schema = z.object({
   // Sub-tiles per message, the metatile a worker claims and marks at once; smaller when one
   // sub-tile's work is long, so a metatile stays inside the spot warning (docs/architecture.md).
   GEOHUB_TILES_PER_MESSAGE: positiveInt.max(MAX_TILES_PER_MESSAGE).default(MAX_TILES_PER_MESSAGE),
+  // The point-cloud engine of the workers; the split refuses what they cannot decode.
+  GEOHUB_POINTCLOUD_ENGINE: z.enum(['pdal', 'local', 'auto']).default('auto'),
 });
 
 export interface Config {
@@ -71,6 +73,8 @@ export interface Config {
   readonly maxDrainMs: number;
   /** Sub-tiles per work message: the metatile claimed and marked at once (at most 16). */
   readonly tilesPerMessage: number;
+  /** The workers' point-cloud engine: `auto` is PDAL when it is on PATH (lib/operations/pointcloud-engine.ts). */
+  readonly pointcloudEngine: 'pdal' | 'local' | 'auto';
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -111,5 +115,6 @@ export function loadConfig(env: Env = process.env): Config {
     loopEventBudget: e.GEOHUB_LOOP_EVENT_BUDGET,
     maxDrainMs: e.GEOHUB_DRAIN_MAX_MS,
     tilesPerMessage: e.GEOHUB_TILES_PER_MESSAGE,
+    pointcloudEngine: e.GEOHUB_POINTCLOUD_ENGINE,
   };
 }

@@ -1,26 +1,27 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createLogger, type Logger } from '../log/logger.js';
 import { checkTileGrid } from '../pointcloud/check-tile-grid.js';
+import { chooseGroundSelection } from '../pointcloud/choose-ground-selection.js';
 import { dtmParams } from '../pointcloud/dtm-params.js';
 import { emptyTileArgs } from '../pointcloud/empty-tile-args.js';
 import type { ExtractTileRequest } from '../pointcloud/extract-tile-points.js';
 import { extractorCommand } from '../pointcloud/extractor-command.js';
-import { findExecutable } from '../pointcloud/find-executable.js';
 import { gdalGridArgs } from '../pointcloud/gdal-grid-args.js';
 import { northUpWarpArgs } from '../pointcloud/north-up-warp-args.js';
+import { classCounts, pdalClassProbe } from '../pointcloud/pdal-class-probe.js';
 import { pdalDtmPipeline } from '../pointcloud/pdal-dtm-pipeline.js';
+import { readPointFormat } from '../pointcloud/read-point-format.js';
 import { readRasterGrid } from '../pointcloud/read-raster-grid.js';
 import { bufferedTile } from '../pointcloud/tile-region.js';
-import { ExtractorOutputError, InvalidOperationParamsError, TileGridMismatchError } from './errors.js';
+import { beyondLazPerf } from '../pointcloud/waveform-laz.js';
+import type { Bounds } from '../tiling/tile-bounds.js';
+import { ExtractorOutputError, TileGridMismatchError } from './errors.js';
 import type { Operation, OperationContext, ToolRunner } from './operation.js';
+import { chooseEngine, ENGINE_ENV, type PointcloudEngine } from './pointcloud-engine.js';
 
-/** `pdal`: one PDAL pipeline per tile (the container image). `local`: laz-perf + gdal_grid. */
-export type PointcloudEngine = 'pdal' | 'local';
-
-/** Overrides the engine choice (`pdal`, `local` or `auto`), e.g. to run the local engine where PDAL exists. */
-export const ENGINE_ENV = 'GEOHUB_POINTCLOUD_ENGINE';
+export { ENGINE_ENV, type PointcloudEngine } from './pointcloud-engine.js';
 
 export interface PointcloudDtmOptions {
   /** `auto` (the default): PDAL when `pdal` is on PATH, otherwise the local engine. */
@@ -53,17 +54,23 @@ function parseSummary(stdout: string): ExtractorSummary {
   }
 }
 
-let pdalOnPath: Promise<boolean> | undefined;
+/** What the PDAL engine needs to know of a tile before its pipeline. */
+type Probe = Pick<ExtractorSummary, 'format' | 'sourceBox' | 'classes' | 'selection' | 'points'>;
 
-async function chooseEngine(wanted: string | undefined): Promise<PointcloudEngine> {
-  const choice = wanted ?? 'auto';
-  if (choice === 'pdal' || choice === 'local') return choice;
-  if (choice !== 'auto') {
-    throw new InvalidOperationParamsError(`${ENGINE_ENV}=${choice}: the engine is pdal, local or auto`);
-  }
-  // PATH does not change under a running worker: look once.
-  pdalOnPath ??= findExecutable('pdal').then((path) => path !== undefined);
-  return (await pdalOnPath) ? 'pdal' : 'local';
+/**
+ * The PDAL engine's probe of a file the extractor cannot decode (waveform LAZ): PDAL itself
+ * counts the classes near the tile, so PDAL, not laz-perf, decides whether the file is readable.
+ */
+async function pdalProbe(ctx: OperationContext, tools: ToolRunner, buffered: Bounds): Promise<Probe> {
+  const pipeline = join(ctx.scratch, 'probe.json');
+  const metadata = join(ctx.scratch, 'probe-metadata.json');
+  await writeFile(pipeline, `${JSON.stringify(pdalClassProbe(ctx.source, buffered), null, 2)}\n`);
+  await tools.run('pdal', ['pipeline', pipeline, '--metadata', metadata]);
+  const counts = classCounts(JSON.parse(await readFile(metadata, 'utf8')));
+  const classes = Object.fromEntries(
+    [...counts.entries()].filter(([, n]) => n > 0).map(([c, n]) => [String(c), n]),
+  );
+  return { format: 'laz', sourceBox: undefined, classes, selection: chooseGroundSelection(counts) };
 }
 
 /**
@@ -107,8 +114,14 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
         radius,
         outDir: ctx.scratch,
       };
-      const extractor = extractorCommand(request);
-      const summary = parseSummary((await tools.run(extractor.file, extractor.args)).stdout);
+      const layout = engine === 'pdal' ? await readPointFormat(ctx.source) : undefined;
+      let summary: Probe;
+      if (layout && beyondLazPerf(layout.compressed ? 'laz' : 'las', layout.pointFormat)) {
+        summary = await pdalProbe(ctx, tools, buffered);
+      } else {
+        const extractor = extractorCommand(request);
+        summary = parseSummary((await tools.run(extractor.file, extractor.args)).stdout);
+      }
       log().debug({ tile: ctx.tile.id, engine, radius, ...summary, srs: undefined }, 'pointcloud-dtm points');
 
       if (summary.selection === 'none') {

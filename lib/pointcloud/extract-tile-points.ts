@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Bbox } from '../tiling/bbox.js';
 import { UnsupportedCrsError } from '../tiling/errors.js';
+import { horizontalWkt } from '../tiling/horizontal-wkt.js';
 import { resolveCrs } from '../tiling/resolve-crs.js';
 import { chooseGroundSelection, GROUND_CLASS, type GroundSelection } from './choose-ground-selection.js';
 import { openPointCloud } from './open-point-cloud.js';
@@ -71,7 +72,14 @@ export async function extractTilePoints(request: ExtractTileRequest): Promise<Ex
       );
     }
     const resolved = resolveCrs(header.crs);
-    const srs = header.crs.kind === 'epsg' ? `EPSG:${header.crs.code}` : resolved.definition;
+    // GDAL reprojects the points: give it what the file says (GDAL reads every WKT dialect and
+    // axis order itself), not the proj4 rewrite (a south-orientated TM becomes TM for proj4).
+    const srs =
+      header.crs.kind === 'epsg'
+        ? `EPSG:${header.crs.code}`
+        : header.crs.kind === 'wkt'
+          ? horizontalWkt(header.crs.wkt)
+          : resolved.definition;
     const region = tileRegion(request.tile, request.radius, resolved);
     const sourceBox = region.source && intersect(region.source, header.bbox);
     const classes = new Float64Array(256);

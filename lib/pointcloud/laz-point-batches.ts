@@ -1,7 +1,7 @@
-import { UnsupportedSourceError } from '../source/errors.js';
 import { decodePointRecords, type PointBatch } from './decode-point-records.js';
 import { loadLazPerf } from './load-laz-perf.js';
 import type { OpenedPointCloud } from './open-point-cloud.js';
+import { beyondLazPerf, waveformLazRefusal } from './waveform-laz.js';
 
 export const LAZ_BATCH_POINTS = 65_536;
 /**
@@ -10,13 +10,6 @@ export const LAZ_BATCH_POINTS = 65_536;
  * node by node instead.
  */
 export const MAX_LAZ_BYTES = 1024 * 1024 * 1024;
-/**
- * The point formats laz-perf 0.0.7 has decompressors for. Formats 4, 5, 9 and 10 carry waveform
- * packets (LASzip's WAVEPACKET items), which it lacks: fed one, it traps on out-of-bounds WASM
- * memory, a decoder fault that must not be reported as bad data.
- */
-export const LAZ_PERF_FORMATS: ReadonlySet<number> = new Set([0, 1, 2, 3, 6, 7, 8]);
-
 /**
  * The points of a (non-COPC) LAZ file, decoded one by one by laz-perf and handed out in
  * batches: the decompressed cloud never exists in memory as a whole, only the compressed bytes
@@ -35,13 +28,7 @@ export async function* lazPointBatches(
     );
   }
   const format = cloud.las.pointDataRecordFormat;
-  if (!LAZ_PERF_FORMATS.has(format)) {
-    throw new UnsupportedSourceError(
-      `${cloud.path} is LAZ with point format ${format} (waveform packets), which the local engine's LAZ ` +
-        'decoder (laz-perf) cannot decompress; the file is valid: decompress it to LAS (e.g. laszip, or ' +
-        'pdal translate in.laz out.las) or run it on a PDAL worker',
-    );
-  }
+  if (beyondLazPerf('laz', format)) throw waveformLazRefusal(cloud.path, format);
   const lazPerf = await loadLazPerf();
   const file = await cloud.read(0, bytes);
   const filePointer = lazPerf._malloc(file.byteLength);

@@ -26,6 +26,15 @@ const range = (min: number, max: number) => `[${min}, ${max}]`;
 const pdalBounds = (minX: number, maxX: number, minY: number, maxY: number) =>
   `(${range(minX, maxX)}, ${range(minY, maxY)})`;
 
+/** The crop to the buffered tile, given in EPSG:3857: PDAL reprojects the box into the points' CRS, so the cut is exact. */
+export function cropToBuffered(buffered: Bounds): PdalStage {
+  return {
+    type: 'filters.crop',
+    bounds: pdalBounds(buffered.minX, buffered.maxX, buffered.minY, buffered.maxY),
+    a_srs: 'EPSG:3857',
+  };
+}
+
 /**
  * The PDAL pipeline of one DTM tile (the production engine, where `pdal` is installed):
  * read (COPC: only the nodes near the tile) → crop to the buffered tile → [SMRF] → ground only
@@ -51,14 +60,7 @@ export function pdalDtmPipeline(options: PdalDtmPipelineOptions): { pipeline: Pd
             : {}),
         }
       : { type: 'readers.las', filename: options.source };
-  const pipeline: PdalStage[] = [
-    reader,
-    {
-      type: 'filters.crop',
-      bounds: pdalBounds(buffered.minX, buffered.maxX, buffered.minY, buffered.maxY),
-      a_srs: 'EPSG:3857', // PDAL reprojects the box into the points' CRS: the cut is exact
-    },
-  ];
+  const pipeline: PdalStage[] = [reader, cropToBuffered(buffered)];
   // SMRF's defaults (cell 1, window 18, threshold 0.5) are in the data's units: it runs before
   // reprojection, on the source's own metres or feet, as it is usually tuned.
   if (options.selection === 'unclassified') pipeline.push({ type: 'filters.smrf' });

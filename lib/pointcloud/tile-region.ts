@@ -1,5 +1,5 @@
-import proj4 from 'proj4';
 import { type Bbox, bboxCorners, bboxOfPoints, type Point } from '../tiling/bbox.js';
+import { crsConverter } from '../tiling/crs-converter.js';
 import { densifyRing } from '../tiling/reproject-footprint.js';
 import type { ResolvedCrs } from '../tiling/resolve-crs.js';
 import { type Bounds, tileBounds } from '../tiling/tile-bounds.js';
@@ -58,10 +58,10 @@ export function tileRegion(tile: TileCoord, radius: number, crs: ResolvedCrs): T
     return { bounds, cell, buffered, source: asBbox(selection), sourceCell: cell };
   }
 
-  const toSource = proj4('EPSG:3857', crs.definition);
+  const fromSource = crsConverter(crs, 'EPSG:3857');
   const project = ([x, y]: Point): Point | undefined => {
     try {
-      const [sx, sy] = toSource.forward([x, y]);
+      const [sx, sy] = fromSource.inverse([x, y]);
       return Number.isFinite(sx) && Number.isFinite(sy) ? [sx!, sy!] : undefined;
     } catch {
       return undefined; // outside the source projection's domain

@@ -3,6 +3,8 @@ import type { ManifestRef } from '../manifest/manifest-ref.js';
 import { writeManifest } from '../manifest/write-manifest.js';
 import { runIdFor } from '../model/ids.js';
 import type { OperationName, RunStatus } from '../model/run.js';
+import { chooseEngine, type PointcloudEngine } from '../operations/pointcloud-engine.js';
+import { checkWorkersCanDecode } from '../pointcloud/waveform-laz.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { SourceHeader } from '../source/source-header.js';
 import { sourcePin } from '../source/source-pin.js';
@@ -24,6 +26,11 @@ export interface SplitDeps {
   readonly partLines?: number;
   /** Sub-tiles per work message for this run (GEOHUB_TILES_PER_MESSAGE; default the maximum). */
   readonly tilesPerMessage?: number;
+  /**
+   * The point-cloud engine the deployment's workers run (GEOHUB_POINTCLOUD_ENGINE; default as
+   * the workers choose: PDAL when it is on PATH): a file they cannot decode is refused here.
+   */
+  readonly pointcloudEngine?: PointcloudEngine;
   readonly signal?: AbortSignal;
 }
 
@@ -78,6 +85,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
         `(use ${OPERATION_FOR_KIND[header.kind]})`,
     );
   }
+  checkWorkersCanDecode(header, deps.pointcloudEngine ?? (await chooseEngine('auto')), where);
   const plan = planTiles(header, request.params.zoom, where, deps.maxTiles ?? DEFAULT_MAX_TILES);
   const params = normaliseParams(operation, request.params, plan.zoom);
   const version = paramsVersion(operation, params);

@@ -1,3 +1,5 @@
+import { wktParameter as parameter } from './wkt-parameter.js';
+
 /**
  * ESRI's WKT for a geostationary view (PROJECTION["Geostationary_Satellite"]), which GDAL
  * writes into GeoTIFF citations as an "ESRI PE String" and which proj4's WKT reader takes for
@@ -5,11 +7,6 @@
  * above the ellipsoid, Option 0 = sweep angle axis y (GOES uses x, written Option 1).
  */
 const GEOS = /PROJECTION\s*\[\s*"Geostationary_Satellite"\s*\]/i;
-
-function parameter(wkt: string, name: string): number | undefined {
-  const match = new RegExp(`PARAMETER\\s*\\[\\s*"${name}"\\s*,\\s*([-+0-9.eE]+)\\s*\\]`, 'i').exec(wkt);
-  return match ? Number(match[1]) : undefined;
-}
 
 /** The proj4 definition of an ESRI geostationary WKT, or undefined for any other WKT. */
 export function esriGeostationary(wkt: string): string | undefined {

@@ -1,5 +1,5 @@
-import type { Converter } from 'proj4';
 import type { Point } from './bbox.js';
+import type { CrsConverter } from './crs-converter.js';
 
 /** Bisection steps towards the limb: 2^-40 of the ray, far below a millimetre on Earth. */
 const LIMB_STEPS = 40;
@@ -8,9 +8,9 @@ const finite = (p: readonly number[] | undefined): p is [number, number] =>
   p !== undefined && Number.isFinite(p[0]) && Number.isFinite(p[1]);
 
 /** proj4's forward transform, undefined where the point is outside the projection's domain. */
-export function toLonLat(converter: Converter, point: Point): Point | undefined {
+export function toLonLat(converter: CrsConverter, point: Point): Point | undefined {
   try {
-    const out = converter.forward([point[0], point[1]]);
+    const out = converter.forward(point);
     return finite(out) && Math.abs(out[1]) <= 90 + 1e-9 ? [out[0], out[1]] : undefined;
   } catch {
     return undefined;
@@ -22,7 +22,7 @@ export function toLonLat(converter: Converter, point: Point): Point | undefined 
  * not) that still projects: where the segment meets the edge of the projection's domain, e.g.
  * the limb of the Earth in a geostationary view.
  */
-function limbPoint(converter: Converter, inside: Point, outside: Point): Point | undefined {
+function limbPoint(converter: CrsConverter, inside: Point, outside: Point): Point | undefined {
   let lo = 0;
   let hi = 1;
   let best: Point | undefined;
@@ -45,7 +45,7 @@ function limbPoint(converter: Converter, inside: Point, outside: Point): Point |
  * domain (off the Earth's disk in a geostationary view) is replaced by the limb: the last point
  * that projects on the way from the ring's centre to it. Points with no such limb are dropped.
  */
-export function ringToLonLat(converter: Converter, ring: readonly Point[], centre: Point): Point[] {
+export function ringToLonLat(converter: CrsConverter, ring: readonly Point[], centre: Point): Point[] {
   const centreOk = toLonLat(converter, centre) !== undefined;
   const out: Point[] = [];
   for (const point of ring) {

@@ -1,5 +1,6 @@
 import proj4 from 'proj4';
 import { type Bbox, bboxOfPoints, type Point } from './bbox.js';
+import { crsConverter } from './crs-converter.js';
 import { insideRing, ringToLonLat, toLonLat, unwrapLongitudes } from './footprint-lonlat.js';
 import type { ResolvedCrs } from './resolve-crs.js';
 import { MAX_LATITUDE, ORIGIN_SHIFT } from './web-mercator.js';
@@ -51,7 +52,7 @@ export function reprojectFootprint(
       ),
     );
   }
-  const toWgs84 = proj4(crs.definition, 'EPSG:4326');
+  const toWgs84 = crsConverter(crs);
   const centre = ring.reduce<Point>((c, p) => [c[0] + p[0] / ring.length, c[1] + p[1] / ring.length], [0, 0]);
   let dense = densifyRing(ring, pointsPerEdge);
   if (dense.some((p) => toLonLat(toWgs84, p) === undefined)) dense = densifyRing(ring, LIMB_POINTS_PER_EDGE);
@@ -65,7 +66,7 @@ export function reprojectFootprint(
   let maxLon = Math.max(...lons);
   const poleInside = (lat: number) => {
     try {
-      const pole = proj4('EPSG:4326', crs.definition, [0, lat]);
+      const pole = toWgs84.inverse([0, lat]);
       return Number.isFinite(pole[0]) && Number.isFinite(pole[1]) && insideRing(ring, [pole[0]!, pole[1]!]);
     } catch {
       return false;

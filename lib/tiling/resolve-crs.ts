@@ -1,11 +1,14 @@
 import proj4 from 'proj4';
+import { type FileAxes, fileAxes } from './crs-axes.js';
 import { type CrsRef, describeCrs } from './crs-ref.js';
 import { epsgEntry } from './epsg-database.js';
 import { UnsupportedCrsError } from './errors.js';
 import { esriGeostationary } from './esri-geostationary.js';
+import { esriKrovakAxes } from './esri-krovak.js';
 import { geoKeysDefinition } from './geokeys-definition.js';
 import { withoutGrids } from './grid-free-datum.js';
 import { horizontalWkt } from './horizontal-wkt.js';
+import { southOrientatedAsTm } from './south-orientated-wkt.js';
 
 /** A CRS proj4 can work with. */
 export interface ResolvedCrs {
@@ -16,6 +19,11 @@ export interface ResolvedCrs {
   readonly webMercator: boolean;
   /** Coordinates are longitude/latitude in degrees (bounds must lie within ±180°, ±90°). */
   readonly geographic: boolean;
+  /**
+   * The directions of the file's x and y (`en`, or `ws` for a South African Lo zone, …): proj4
+   * ignores them unless told, so every transform goes through crsConverter().
+   */
+  readonly axes: FileAxes;
 }
 
 /** Codes that are Web Mercator under any of its historical names. */
@@ -31,24 +39,25 @@ const KIND_NAMES: Readonly<Record<string, string>> = {
   'CRS-DRVDCRS': 'a derived CRS',
 };
 
-const message = (error: unknown) => (error as Error)?.message ?? String(error);
+/** The first line of an error's message: proj4's own quote the whole WKT. */
+const message = (error: unknown) => ((error as Error)?.message ?? String(error)).split('\n')[0]!.trim();
 
 /** The proj4 projection of a definition, or UnsupportedCrsError naming what proj4 lacks. */
-function parse(definition: string, label: string): { projName: string } {
+function parse(definition: string, label: string): { projName: string; axis?: string } {
   try {
     proj4(definition, 'EPSG:4326');
-    return proj4.Proj(definition) as unknown as { projName: string };
+    return proj4.Proj(definition) as unknown as { projName: string; axis?: string };
   } catch (error) {
     const method =
-      /\+proj=(\S+)/.exec(definition)?.[1] ?? /PROJECTION\s*\[\s*"([^"]+)"/i.exec(definition)?.[1];
+      /\+proj=(\S+)/.exec(definition)?.[1] ?? /(?:PROJECTION|METHOD)\s*\[\s*"([^"]+)"/i.exec(definition)?.[1];
     const why = method ? `its projection method ${method} is not one proj4 implements` : message(error);
     throw new UnsupportedCrsError(`${label} cannot be reprojected: ${why}`, { cause: error });
   }
 }
 
-function resolved(label: string, definition: string, webMercator: boolean): ResolvedCrs {
-  const { projName } = parse(definition, label);
-  return { label, definition, webMercator, geographic: projName === 'longlat' };
+function resolved(label: string, definition: string, webMercator: boolean, axes?: FileAxes): ResolvedCrs {
+  const { projName, axis } = parse(definition, label);
+  return { label, definition, webMercator, geographic: projName === 'longlat', axes: axes ?? fileAxes(axis) };
 }
 
 function resolveEpsg(code: number, citation: string | undefined): ResolvedCrs {
@@ -91,8 +100,16 @@ export function resolveCrs(ref: CrsRef): ResolvedCrs {
       const horizontal = horizontalWkt(ref.wkt);
       if (horizontal.length === 0) throw new UnsupportedCrsError('the WKT CRS definition is empty');
       const extension = PROJ4_EXTENSION.exec(horizontal)?.[1];
-      const definition = extension ? withoutGrids(extension) : (esriGeostationary(horizontal) ?? horizontal);
-      return resolved(label, definition, WEB_MERCATOR_NAMES.test(horizontal));
+      if (extension) return resolved(label, withoutGrids(extension), WEB_MERCATOR_NAMES.test(horizontal));
+      const southOrientated = southOrientatedAsTm(horizontal);
+      if (southOrientated) return resolved(label, southOrientated, false, 'ws');
+      const definition = esriGeostationary(horizontal) ?? horizontal;
+      return resolved(
+        label,
+        definition,
+        WEB_MERCATOR_NAMES.test(horizontal),
+        esriKrovakAxes(horizontal, label),
+      );
     }
     case 'user-defined': {
       if (!ref.keys)

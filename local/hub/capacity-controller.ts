@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type CapacityCost, capacityCost } from '../../lib/cost/capacity-cost.js';
 import {
   type CapacityDecision,
@@ -73,11 +74,12 @@ export function startCapacityController(
     }
     deps.pool.setCapacity(last.mode);
   };
-  let running = true;
+  // Stopping cuts the wait between checks short: a stop must not wait out the check interval.
+  const stopping = new AbortController();
   const loop = (async () => {
-    while (running) {
+    while (!stopping.signal.aborted) {
       await tick().catch((error: unknown) => deps.log?.warn({ err: error }, 'capacity check failed'));
-      await new Promise((r) => setTimeout(r, settings.everyMs ?? 5_000));
+      await sleep(settings.everyMs ?? 5_000, undefined, { signal: stopping.signal }).catch(() => {});
     }
   })();
 
@@ -112,7 +114,7 @@ export function startCapacityController(
       };
     },
     async stop() {
-      running = false;
+      stopping.abort();
       await loop;
     },
   };

@@ -96,6 +96,7 @@ export interface LocalHub {
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
   const stack = await startLocalStack({ faults: options.faults });
+  let pool: WorkerPool | undefined;
   try {
     const config = {
       ...stack.config,
@@ -110,9 +111,22 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const deps = { config, clients, ledger, chain, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
+    // The workers start first: their Node start-up overlaps the Lambda containers' below.
+    let capacity: CapacityController | undefined;
+    const workers = startWorkerPool({
+      size: options.workers,
+      env: { ...stack.env, ...options.workerEnv },
+      onLog: (line, parsed) => {
+        capacity?.observe(parsed);
+        options.onWorkerLog?.(line, parsed);
+      },
+    });
+    pool = workers;
+    capacity = startCapacityController({ ledger, pool: workers, log: options.log }, options.capacity);
     const lambdas = options.lambdaLimits === false ? undefined : startLambdas(stack, config, options);
-    // Warm before the first run, so a run's first steps do not wait for every container's start.
-    await lambdas?.prewarm();
+    // Warm what every run calls, so its steps do not wait for a container's start; Drain and
+    // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda.
+    await lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']);
     const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
       lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
     const executions = createLocalExecutions({
@@ -149,17 +163,6 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         .catch((error: unknown) => options.log?.error({ err: error }, 'upload trigger failed'));
     });
 
-    let capacity: CapacityController | undefined;
-    const pool = startWorkerPool({
-      size: options.workers,
-      env: { ...stack.env, ...options.workerEnv },
-      onLog: (line, parsed) => {
-        capacity?.observe(parsed);
-        options.onWorkerLog?.(line, parsed);
-      },
-    });
-    capacity = startCapacityController({ ledger, pool, log: options.log }, options.capacity);
-
     let stopped = false;
     return {
       stack,
@@ -169,7 +172,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       queue,
       deadLetters,
       executions,
-      pool,
+      pool: workers,
       capacity,
       async upload(file, uploadOptions = {}) {
         const key = incomingKey(uploadOptions.name ?? basename(file));
@@ -193,14 +196,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         if (stopped) return;
         stopped = true;
         await executions.stopAll().catch(() => {});
-        await lambdas?.stop();
-        await capacity?.stop();
-        await pool.stop();
+        // Independent of each other; the stack goes once nothing talks to it any more.
+        await Promise.all([lambdas?.stop(), capacity?.stop(), workers.stop()]);
         adapters.destroy();
         await stack.stop();
       },
     };
   } catch (error) {
+    await pool?.stop();
     await stack.stop();
     throw error;
   }

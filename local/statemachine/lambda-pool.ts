@@ -23,8 +23,11 @@ export interface LambdaPoolOptions {
 
 export interface LambdaPool {
   invoke(fn: string, event: unknown): Promise<unknown>;
-  /** Starts one container of each function ahead of its first invocation (provisioned concurrency). */
-  prewarm(): Promise<void>;
+  /**
+   * Starts one container of each of these functions (default: all) ahead of its first invocation
+   * (provisioned concurrency); the others start cold on their first invocation, as on Lambda.
+   */
+  prewarm(functions?: readonly string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -155,17 +158,19 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
       if (!container.dead) pool.push(container);
       return result;
     },
-    async prewarm() {
+    async prewarm(functions) {
       await Promise.all(
-        Object.entries(options.limits).map(async ([fn, limits]) => {
-          const container = spawn(fn, limits);
-          await container.ready.catch(() => {});
-          if (!container.dead) {
-            const pool = idle.get(fn) ?? [];
-            idle.set(fn, pool);
-            pool.push(container);
-          }
-        }),
+        Object.entries(options.limits)
+          .filter(([fn]) => functions === undefined || functions.includes(fn))
+          .map(async ([fn, limits]) => {
+            const container = spawn(fn, limits);
+            await container.ready.catch(() => {});
+            if (!container.dead) {
+              const pool = idle.get(fn) ?? [];
+              idle.set(fn, pool);
+              pool.push(container);
+            }
+          }),
       );
     },
     async stop() {

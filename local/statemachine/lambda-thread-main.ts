@@ -1,29 +1,26 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkProgressTask } from '../../functions/check-progress.js';
-import { functionDeps } from '../../functions/deps.js';
-import { drainTask } from '../../functions/drain.js';
-import { enqueueTask } from '../../functions/enqueue.js';
-import { finalizeTask } from '../../functions/finalize.js';
-import { markFailedTask } from '../../functions/mark-failed.js';
-import { splitTask } from '../../functions/split.js';
+import { type FunctionDeps, functionDeps } from '../../functions/deps.js';
 
 /**
  * One warm "container" of a local Lambda function: a worker thread whose heap is capped at
  * the function's memory size (lambda-pool.ts), building its dependencies from the
  * environment once, as the deployed handler does, then serving one invocation at a time.
  */
-const tasks = {
-  split: splitTask,
-  enqueue: enqueueTask,
-  'check-progress': checkProgressTask,
-  drain: drainTask,
-  finalize: finalizeTask,
-  'mark-failed': markFailedTask,
-} as const;
+type Task = (deps: FunctionDeps) => (event: unknown) => Promise<unknown>;
+// Each container loads its own function's code only, as its Lambda bundle holds only that: the
+// split's CRS database is not parsed six times over at start-up.
+const tasks: Record<string, () => Promise<Task>> = {
+  split: async () => (await import('../../functions/split.js')).splitTask,
+  enqueue: async () => (await import('../../functions/enqueue.js')).enqueueTask,
+  'check-progress': async () => (await import('../../functions/check-progress.js')).checkProgressTask,
+  drain: async () => (await import('../../functions/drain.js')).drainTask,
+  finalize: async () => (await import('../../functions/finalize.js')).finalizeTask,
+  'mark-failed': async () => (await import('../../functions/mark-failed.js')).markFailedTask,
+};
 
 const port = parentPort!;
 const { fn, env, countRequests } = workerData as {
-  fn: keyof typeof tasks;
+  fn: string;
   env: NodeJS.ProcessEnv;
   countRequests: boolean;
 };
@@ -31,7 +28,9 @@ const deps = functionDeps(
   env,
   countRequests ? (service, command) => port.postMessage({ request: [service, command] }) : undefined,
 );
-const task = tasks[fn](deps);
+const load = tasks[fn];
+if (!load) throw new Error(`no local function ${fn}`);
+const task = (await load())(deps);
 
 port.on('message', async ({ id, event }: { id: number; event: unknown }) => {
   try {

@@ -31,15 +31,21 @@ const tilesOf = (ranges: readonly TileRange[]) =>
     ).flat(),
   );
 
-/** `geohub run`; a test that times out interrupts it as Ctrl-C would, so nothing is left running. */
-async function run(file: string, signal: AbortSignal, zoom?: number) {
-  const out = tempDir('geohub-out-');
-  const args = ['run', file, '--out', out, '--json', ...(zoom === undefined ? [] : ['--zoom', String(zoom)])];
+/** The CLI with `args`; a test that times out interrupts it as Ctrl-C would, so nothing is left running. */
+async function cli(args: string[], signal: AbortSignal) {
   const mark = processMark();
   const { child, done } = startCli(args, mark.env);
   const interrupt = () => child.kill('SIGINT');
   signal.addEventListener('abort', interrupt, { once: true });
   const r = await done.finally(() => signal.removeEventListener('abort', interrupt));
+  return { r, mark };
+}
+
+/** `geohub run`, which must succeed. */
+async function run(file: string, signal: AbortSignal, zoom?: number) {
+  const out = tempDir('geohub-out-');
+  const args = ['run', file, '--out', out, '--json', ...(zoom === undefined ? [] : ['--zoom', String(zoom)])];
+  const { r, mark } = await cli(args, signal);
   expect(r.code, r.stderr).toBe(0);
   const summary = JSON.parse(r.stdout) as Summary;
   expect(summary).toMatchObject({ status: 'SUCCEEDED', tiles: { failed: 0 } });
@@ -82,6 +88,32 @@ describe('geohub run on rasters in hard CRSs: the cover is GDAL’s', () => {
         expect(columns).toContain(2 ** answer.zoom - 1);
       }
     });
+});
+
+describe('geohub run on a CRS geohub cannot reproject', () => {
+  it('exits 1 with one stderr line naming the user’s file, the CRS and why, not the object key', async ({
+    signal,
+  }) => {
+    // Madagascar's Laborde grid: GDAL writes its EPSG code in the GeoKeys; proj4 has no labrd.
+    const dir = tempDir('geohub-crs-in-');
+    const file = join(dir, 'tananarive-laborde.tif');
+    execFileSync('gdal_create', [
+      ...['-of', 'GTiff', '-outsize', '8', '8', '-bands', '1', '-a_srs', 'EPSG:8441'],
+      ...['-a_ullr', '500000', '800000', '500800', '799200', file],
+    ]);
+    const { r, mark } = await cli(['run', file, '--out', tempDir('geohub-out-'), '--workers', '1'], signal);
+    expect(r.code, r.stderr).toBe(1);
+    // Besides the progress lines a non-terminal gets (uploading: …, failed: 0/0 sub-tiles …), one line.
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('geohub'))).toEqual([
+      `geohub run: the run failed: ${file}: EPSG:8441 (Tananarive / Laborde Grid) cannot be reprojected: ` +
+        'its projection method labrd is not one proj4 implements',
+    ]);
+    expect(lines.filter((l) => l.includes(file))).toHaveLength(1);
+    expect(r.stderr).not.toContain('s3://');
+    expect(r.stdout).not.toContain('s3://');
+    expect(mark.live()).toEqual([]);
+  });
 });
 
 describe('geohub run on LAS 1.1, 1.3 and 1.4 with waveform packets', () => {

@@ -44,6 +44,10 @@ describe('npm run bench, short version', () => {
     expect(r.counted!.tiles).toBeGreaterThan(0);
     expect(r.counted!.requests['S3.PutObjectCommand'] ?? r.counted!.s3HttpRequests.PUT).toBeGreaterThan(0);
     expect(r.split!.subTiles).toBe(1_600);
+    // The split Lambda's bundle: the registry is in it, and it fits Lambda's limits (else exit 1).
+    expect(r.bundle!.withinLambdaLimits).toBe(true);
+    expect(r.bundle!.withRegistry.bundleBytes).toBeGreaterThan(r.bundle!.withoutRegistry.bundleBytes);
+    expect(r.bundle!.withRegistry.firstLookupMsMedian).toBeGreaterThanOrEqual(0);
 
     // SIGTERM with a tool in flight: the tool's sub-tiles were counted, and no more than those redone.
     // With the production grace, what was in flight is finished: nothing redone.
@@ -64,6 +68,7 @@ describe('npm run bench, short version', () => {
         expect(s.median).toBeGreaterThanOrEqual(0);
 
     expect(run.stdout).toContain('| figure | result | target |');
+    expect(run.stdout).toContain('| split Lambda bundle with the EPSG registry');
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toBe(readme);
   }, 1_800_000);
 });

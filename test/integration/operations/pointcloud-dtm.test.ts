@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Header } from 'copc/lib/las/header.js';
@@ -17,6 +17,7 @@ import { ToolCancelledError } from '../../../lib/process/errors.js';
 import { isAlive } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
+import { groundGrid, lasBytes } from '../../support/las-bytes.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const run = promisify(execFile);
@@ -223,6 +224,35 @@ async function pixels(path: string): Promise<Float32Array> {
     await tiff.close();
   }
 }
+
+describe('pointcloud-dtm, local engine, in a westing/southing CRS', () => {
+  it('grids a South African Lo19 cloud (ESRI WKT, x a westing, y a southing) on its tile in the south', async () => {
+    // 80 m of ground around westing 10000, southing 3700000: 18.8925°E 33.4260°S (gdaltransform).
+    const dir = tempDir('geohub-lo19-');
+    const source = join(dir, 'source');
+    const wkt = readFileSync(new URL('../../fixtures/crs/epsg-2048.esri.wkt', import.meta.url), 'utf8');
+    writeFileSync(source, lasBytes({ minor: 4, format: 6, points: groundGrid(9960, 3699960, 41, 2), wkt }));
+    const { x, y } = tileAt(18.8924749145801, -33.4259988388173, ZOOM);
+    const output = join(dir, `${y}.tif.0a1b2c3d.part`);
+    await operation.execute(
+      {
+        source,
+        tile: { id: '00000000000000ab', z: ZOOM, x, y },
+        params: { zoom: ZOOM },
+        output,
+        scratch: dir,
+      },
+      toolRunner({}),
+    );
+    const info = await gdalinfo(output);
+    expectTileRaster(info, x, y);
+    const band = info.bands[0]!;
+    // Read with the wrong axes, the points would be in the northern hemisphere: an all-nodata tile.
+    expect(Number(band.metadata['']?.STATISTICS_VALID_PERCENT)).toBeGreaterThan(1);
+    expect(band.minimum).toBeGreaterThanOrEqual(100 - 1e-3);
+    expect(band.maximum).toBeLessThanOrEqual(100 + 40 * 0.15 + 1e-3);
+  });
+});
 
 describe('pointcloud-dtm, the rest of its real tool work', () => {
   it('turns a south-up tile north-up with gdalwarp, every row moved and no value resampled', async () => {

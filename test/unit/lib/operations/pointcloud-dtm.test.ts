@@ -11,6 +11,7 @@ import type { OperationContext, ToolRunner } from '../../../../lib/operations/op
 import { createPointcloudDtm, ENGINE_ENV, pointcloudDtm } from '../../../../lib/operations/pointcloud-dtm.js';
 import { emptyTileArgs } from '../../../../lib/pointcloud/empty-tile-args.js';
 import { tileBounds } from '../../../../lib/tiling/tile-bounds.js';
+import { groundGrid, lasBytes } from '../../../support/las-bytes.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { baselineTags, tiffBytes } from '../../../support/tiff-bytes.js';
 
@@ -44,7 +45,12 @@ interface Call {
 }
 
 /** A ToolRunner that plays the tools: the extractor prints `summary`, the others write `grid`. */
-function fakeTools(summary: object | string, grid: Parameters<typeof gridTiff>[1] = {}) {
+function fakeTools(
+  summary: object | string,
+  grid: Parameters<typeof gridTiff>[1] = {},
+  /** What `pdal pipeline … --metadata <file>` writes there (PDAL's probe of a waveform LAZ). */
+  metadata: object = {},
+) {
   const calls: Call[] = [];
   const tools: ToolRunner = {
     async run(file, args) {
@@ -56,7 +62,9 @@ function fakeTools(summary: object | string, grid: Parameters<typeof gridTiff>[1
       }
       if (file === 'pdal') {
         calls.push({ ...call, pipeline: JSON.parse(readFileSync(args[1]!, 'utf8')) });
-        gridTiff(ctx.output, grid);
+        const at = args.indexOf('--metadata');
+        if (at >= 0) writeFileSync(args[at + 1]!, JSON.stringify(metadata));
+        else gridTiff(ctx.output, grid);
       } else {
         calls.push(call);
         // gdal_grid, gdal_create and gdalwarp all take the output last; gdalwarp repairs north-up.
@@ -193,6 +201,39 @@ describe('pointcloud-dtm, PDAL engine', () => {
       bounds: '([636422.8, 637179.2], [848935.2, 849497.9])',
     });
     expect(stages.map((s) => s.type)).toContain('filters.smrf');
+  });
+
+  it('leaves waveform LAZ to PDAL: PDAL counts the classes, laz-perf is never asked to decode it', async () => {
+    // PDAL's metadata for filters.stats with count=Classification (StatsFilter: "value/count").
+    const stats = (counts: string[]) => ({
+      stages: { 'filters.stats': { statistic: [{ name: 'Classification', count: 9, counts }] } },
+    });
+    for (const [counts, selection, types] of [
+      [['1.000000/5', '2.000000/4'], 'ground', ['pdal', 'pdal']],
+      [['0.000000/9'], 'unclassified', ['pdal', 'pdal']],
+      [['6.000000/9'], 'none', ['pdal', 'gdal_create']],
+    ] as const) {
+      const { tools, calls, ctx } = fakeTools(summary(), {}, stats([...counts]));
+      const source = join(ctx.scratch, 'wave.laz');
+      const bytes = lasBytes({ minor: 4, format: 9, points: groundGrid(0, 0, 3, 1), epsg: 32610 });
+      bytes[104]! |= 0x80; // the LAZ compression bit
+      writeFileSync(source, bytes);
+      await pdal.execute({ ...ctx, source }, tools);
+      expect(calls.map((c) => c.file)).toEqual(types);
+      expect(calls[0]!.args).toEqual([
+        'pipeline',
+        join(ctx.scratch, 'probe.json'),
+        '--metadata',
+        join(ctx.scratch, 'probe-metadata.json'),
+      ]);
+      const probe = (calls[0]!.pipeline as { pipeline: Record<string, unknown>[] }).pipeline;
+      expect(probe.map((stage) => stage.type)).toEqual(['readers.las', 'filters.crop', 'filters.stats']);
+      expect(probe[0]).toEqual({ type: 'readers.las', filename: source });
+      if (selection !== 'none') {
+        const stages = (calls[1]!.pipeline as { pipeline: { type: string }[] }).pipeline.map((st) => st.type);
+        expect(stages.includes('filters.smrf')).toBe(selection === 'unclassified');
+      }
+    }
   });
 
   it('skips PDAL when the probe finds nothing to interpolate', async () => {

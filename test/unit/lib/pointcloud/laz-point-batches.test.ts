@@ -65,7 +65,7 @@ describe('lazPointBatches', () => {
       expect(error?.message).toBe(
         `${path} is LAZ with point format 9 (waveform packets), which the local engine's LAZ decoder (laz-perf) ` +
           'cannot decompress; the file is valid: decompress it to LAS (e.g. laszip, or pdal translate in.laz out.las) ' +
-          'or run it on a PDAL worker',
+          'and upload that, or run geohub where PDAL is installed',
       );
     } finally {
       await cloud.close();

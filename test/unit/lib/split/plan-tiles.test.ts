@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PointCloudHeader, RasterHeader } from '../../../../lib/source/source-header.js';
+import type { RasterHeader } from '../../../../lib/source/source-header.js';
 import {
   EmptyFootprintError,
   MissingCrsError,
@@ -11,6 +11,7 @@ import { bboxCorners } from '../../../../lib/tiling/bbox.js';
 import { BoundsOutsideCrsError, UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
 import { tileBounds } from '../../../../lib/tiling/tile-bounds.js';
 import { resolutionAt } from '../../../../lib/tiling/web-mercator.js';
+import { pointCloudHeader } from '../../../support/point-cloud-header.js';
 
 /** A raster header exactly covering tile z/x/y in EPSG:3857 at `size` pixels a side. */
 function mercatorRaster(z: number, x: number, y: number, size: number): RasterHeader {
@@ -34,20 +35,7 @@ function mercatorRaster(z: number, x: number, y: number, size: number): RasterHe
   };
 }
 
-const cloud = (over: Partial<PointCloudHeader> = {}): PointCloudHeader => ({
-  kind: 'pointcloud',
-  format: 'las',
-  bytes: 1,
-  version: '1.2',
-  pointFormat: 3,
-  pointCount: 1_000_000,
-  scale: [0.01, 0.01, 0.01],
-  offset: [0, 0, 0],
-  bbox: [500_000, 5_000_000, 501_000, 5_001_000],
-  zRange: [0, 10],
-  crs: { kind: 'epsg', code: 32631 },
-  ...over,
-});
+const cloud = pointCloudHeader;
 
 describe('planTiles', () => {
   it('places a grid-aligned raster on exactly its tiles, at its native zoom by default', () => {

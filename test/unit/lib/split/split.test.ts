@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { manifestIndexKey } from '../../../../lib/manifest/manifest-ref.js';
 import { runIdFor, tileIdFor } from '../../../../lib/model/ids.js';
 import { tileTaskSchema } from '../../../../lib/model/tile.js';
-import { UnrecognisedFormatError } from '../../../../lib/source/errors.js';
+import { UnrecognisedFormatError, UnsupportedSourceError } from '../../../../lib/source/errors.js';
 import {
   ForeignBucketError,
   OperationMismatchError,
   RunConflictError,
 } from '../../../../lib/split/errors.js';
 import { split } from '../../../../lib/split/split.js';
+import { groundGrid, lasBytes } from '../../../support/las-bytes.js';
 import { createMemoryLedger } from '../../../support/memory-ledger.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
 
@@ -117,5 +118,34 @@ describe('split', () => {
       UnrecognisedFormatError,
     );
     expect(await ledger.listRuns()).toEqual([]);
+  });
+
+  it('refuses waveform LAZ in one line when the workers run the local engine, and queues it for PDAL', async () => {
+    const waveform = lasBytes({
+      minor: 4,
+      format: 9,
+      points: groundGrid(500000, 4100000, 10, 1),
+      epsg: 32610,
+    });
+    waveform[104]! |= 0x80; // LAZ: laz-perf has no decompressor for the waveform packets of format 9
+    const { store, ledger } = setup({ 'in/wave.laz': waveform });
+    const request = { source: sourceOf('in/wave.laz'), params: {} };
+    const refused = await split(request, { store, ledger, pointcloudEngine: 'local' }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(refused).toBeInstanceOf(UnsupportedSourceError);
+    expect(refused?.message).toMatch(
+      /^s3:\/\/geohub-data\/in\/wave\.laz is LAZ with point format 9 \(waveform packets\), which the local engine's LAZ decoder \(laz-perf\) cannot decompress; [^\n]+$/,
+    );
+    // Nothing was recorded or queued for it: no run, no manifest.
+    expect(await ledger.getRun(runIdFor(request.source))).toBeUndefined();
+    const written: string[] = [];
+    for await (const { key } of store.list('runs/')) written.push(key);
+    expect(written).toEqual([]);
+
+    const planned = await split(request, { store, ledger, pointcloudEngine: 'pdal' });
+    expect(planned).toMatchObject({ operation: 'pointcloud-dtm' });
+    expect(planned.total).toBeGreaterThan(0);
   });
 });

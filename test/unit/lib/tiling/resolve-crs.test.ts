@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedCrsError } from '../../../../lib/tiling/errors.js';
@@ -8,6 +9,9 @@ const GDAL = {
   utm18n: { from: [101985, 2826915], to: [-8789636.70787198, 2938035.23832365] },
   nad27utm11: { from: [440720, 3751320], to: [-13095852.2996359, 4015700.00528197] },
 };
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/crs/${name}`, import.meta.url), 'utf8');
 
 const toMercator = (definition: string, p: number[]) => proj4(definition, 'EPSG:3857', p);
 
@@ -110,6 +114,30 @@ describe('resolveCrs', () => {
     expect(lat).toBeCloseTo(41.75, 6);
   });
 
+  it('reads Lambert-93 as WKT2 and as ESRI WKT (gdalsrsinfo -o wkt2_2019 / -o wkt_esri EPSG:2154)', () => {
+    for (const [name, label] of [
+      ['epsg-2154.wkt2', 'WKT "RGF93 v1 / Lambert-93"'],
+      ['epsg-2154.esri.wkt', 'WKT "RGF_1993_Lambert_93"'],
+    ] as const) {
+      const crs = resolveCrs({ kind: 'wkt', wkt: fixture(name) });
+      expect(crs.label).toBe(label);
+      expect(crs.axes).toBe('en');
+      // The projection's origin: 3°E 46.5°N at (700000, 6600000), as gdaltransform says.
+      const [lon, lat] = proj4(crs.definition, 'EPSG:4326', [700000, 6600000]);
+      expect(lon).toBeCloseTo(3, 9);
+      expect(lat).toBeCloseTo(46.5, 9);
+      // And a point 100 km away agrees with the registry's definition to the millimetre.
+      const registry = proj4(
+        resolveCrs({ kind: 'epsg', code: 2154 }).definition,
+        'EPSG:4326',
+        [800000, 6700000],
+      );
+      const [lon2, lat2] = proj4(crs.definition, 'EPSG:4326', [800000, 6700000]);
+      expect(lon2).toBeCloseTo(registry[0]!, 8);
+      expect(lat2).toBeCloseTo(registry[1]!, 8);
+    }
+  });
+
   it('fails clearly on WKT proj4 cannot parse', () => {
     expect(() =>
       resolveCrs({ kind: 'wkt', wkt: 'PROJCS["nonsense",PROJECTION["No_Such_Projection"]]' }),
@@ -117,5 +145,13 @@ describe('resolveCrs', () => {
       /WKT "nonsense" cannot be reprojected: its projection method No_Such_Projection is not one proj4 implements/,
     );
     expect(() => resolveCrs({ kind: 'wkt', wkt: '  \0' })).toThrow(/the WKT CRS definition is empty/);
+    // A WKT2 method proj4 lacks is named in one line (proj4's own error quotes the whole WKT).
+    const laborde =
+      'PROJCRS["Laborde",BASEGEOGCRS["Tananarive",DATUM["Tananarive 1925",ELLIPSOID["International 1924",6378388,297]]],' +
+      'CONVERSION["Laborde",METHOD["Laborde Oblique Mercator"],PARAMETER["Longitude of projection centre",46.4]],' +
+      'CS[Cartesian,2],AXIS["easting (X)",east],AXIS["northing (Y)",north],LENGTHUNIT["metre",1]]';
+    expect(() => resolveCrs({ kind: 'wkt', wkt: laborde })).toThrow(
+      /^WKT "Laborde" cannot be reprojected: its projection method Laborde Oblique Mercator is not one proj4 implements$/,
+    );
   });
 });

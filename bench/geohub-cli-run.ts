@@ -1,0 +1,41 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { findFiles } from '../lib/fs/find-files.js';
+import { projectRoot } from '../local/project-root.js';
+import type { BenchRaster } from './sources.js';
+
+/**
+ * `geohub run` as a user runs it — the built CLI, from the command to its exit: the local stack's
+ * start, upload, split, workers, finalize, the copy into --out and the stop. This is the
+ * "including start-up" figure; nothing of it is left out.
+ */
+export async function geohubCliRun(
+  raster: BenchRaster,
+  zoom: number,
+  workers: number,
+  dir: string,
+): Promise<{ seconds: number; tiles: number }> {
+  const out = join(dir, 'geohub-cli');
+  rmSync(out, { recursive: true, force: true });
+  const bin = join(projectRoot(), 'bin', 'geohub.js');
+  const args = [
+    'run',
+    raster.path,
+    '--zoom',
+    String(zoom),
+    '--workers',
+    String(workers),
+    '--out',
+    out,
+    '--json',
+  ];
+  const t0 = performance.now();
+  await execa(process.execPath, [bin, ...args], {
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  const seconds = Math.round(performance.now() - t0) / 1000;
+  const tiles = findFiles(out, (n) => /^\d+\.tif$/.test(n)).length;
+  rmSync(out, { recursive: true, force: true });
+  return { seconds, tiles };
+}
