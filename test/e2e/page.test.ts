@@ -338,8 +338,8 @@ describe('the run-control page of geohub up', () => {
     expect(await mosaic.text()).toMatch(/^<VRTDataset /);
     await page.screenshot({ path: `${ARTIFACTS}page-run-story.png` });
 
-    // The chain of executions and the capacity, in the shapes the run views report them, are
-    // shown as given (a string, not a function: the test runner rewrites import() in the test's code).
+    // The chain of executions, the capacity and a story with redone work, in the shapes the run
+    // views report them, are shown as given (a string, not a function: the test runner rewrites import() in the test's code).
     const detail = {
       ...run,
       executions: [
@@ -366,7 +366,7 @@ describe('the run-control page of geohub up', () => {
       `import('/run-story.js').then((m) => {
         const box = document.createElement('div');
         const detail = ${JSON.stringify(detail)};
-        m.createRunStory(box).render(detail, { runId: detail.runId, progress: [[0, 0]], redone: { tiles: 0, attempts: 0 }, interruptions: 0, outputs: {} }, detail);
+        m.createRunStory(box).render(detail, { runId: detail.runId, progress: [[0, 0]], redone: { tiles: 6, attempts: 3 }, interruptions: 2, outputs: {} }, detail);
         return [...box.querySelectorAll('#executions li, #story-figures dd')].map((n) => n.textContent).join(' | ');
       })`,
     );
@@ -375,6 +375,8 @@ describe('the run-control page of geohub up', () => {
     expect(shown).toContain('$0.0123, 50.0 % on-demand');
     expect(shown).toContain('r-1 upload · HANDED_OVER');
     expect(shown).toContain('r-1-2 handover · RUNNING');
+    // Redone work and interruptions as the story reports them (run-story.test.ts builds such a story).
+    expect(shown).toMatch(/^2 \| 6 sub-tiles \(3 extra attempts\) \| /); // Interruptions, then Redone
 
     // The render route answers PNGs for done sub-tiles only, and refuses what is not a tile.
     const { features } = await api<{ features: Feature[] }>(`/api/runs/${runId}/tiles.geojson`);
