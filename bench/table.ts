@@ -18,6 +18,8 @@ export interface BenchResults {
   /** Unset for the figures saved so far by a bench that did not finish. */
   readonly totalSeconds?: number;
   readonly overhead: readonly OverheadFigures[];
+  /** Set when the overhead rows come from a later `--only overhead` run (bench/merge-results.ts). */
+  readonly overheadRun?: { readonly at: string; readonly load?: Spread };
   readonly counted?: CountedRun;
   readonly split?: {
     readonly subTiles: number;
@@ -66,6 +68,11 @@ export function benchTable(r: BenchResults): string {
     '| figure | result | target |',
     '| --- | --- | --- |',
   ];
+  const ov = r.overheadRun;
+  if (ov && r.overhead.length > 0)
+    rows.push(
+      `| *the rows down to the bytes per tile: measured apart (\`--only overhead\`, ${ov.at.slice(0, 16).replace('T', ' ')} UTC${ov.load ? `, load average ${ov.load.median} (${ov.load.min}–${ov.load.max})` : ''})* | | |`,
+    );
   for (const o of r.overhead) {
     const x = o.ratios;
     rows.push(
