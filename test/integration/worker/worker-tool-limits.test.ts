@@ -4,6 +4,7 @@ import { freezeGroup } from '../../support/freezer.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { partFirstEngine } from '../../support/stubborn-tool.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
 import { liveGroup, spawnWorker, trackWorkers } from '../../support/worker-harness.js';
@@ -28,15 +29,28 @@ describe('a tool that exceeds its budget, or cannot be killed', () => {
 
     const worker = spawnWorker(env, {
       ...fixture.env,
-      GEOHUB_TOOL_TIMEOUT_MS: '4000',
+      // The engine writes its outputs once its warp is done: this one creates its .part first, so
+      // the tool cut off mid-warp has one, and "no .part" below means the worker removed it.
+      ...partFirstEngine(),
+      GEOHUB_TOOL_TIMEOUT_MS: '1500',
       GEOHUB_KILL_GRACE_MS: '500',
     });
     workers.push(worker);
     const started = await worker.waitForLog((l) => l.msg === 'tool started' && l.tileId === slowTask!.id);
-    // Its .part exists before the budget ends (the tool takes up to ~3.5 s to open it), so
-    // "no .part" below means the worker removed it.
-    const parts = () => findFiles(worker.scratch, (n) => n.endsWith('.part'));
-    expect(await waitUntil(() => parts().length === 1, 3_500, 10)).toBe(true);
+    const slowPart = `/${slowTask!.z}/${slowTask!.x}/${slowTask!.y}.tif.`;
+    const parts = () =>
+      findFiles(worker.scratch, (n) => n.endsWith('.part')).filter((p) => p.includes(slowPart));
+    // The wrapper makes it as the tool starts: wait for it (a worker that exits first fails here).
+    let seen = false;
+    await waitUntil(
+      () => {
+        seen ||= parts().length === 1;
+        return seen || worker.child.exitCode !== null;
+      },
+      30_000,
+      5,
+    );
+    expect(seen).toBe(true);
     expect((await worker.exited).code).toBe(0);
 
     expect(liveGroup(Number(started.pid))).toEqual([]);
