@@ -76,7 +76,7 @@ export function benchTable(r: BenchResults): string {
   for (const o of r.overhead) {
     const x = o.ratios;
     rows.push(
-      `| **${o.raster}**: ${o.tiles} sub-tiles at zoom ${o.zoom}, \`geohub\` (upload → split → workers → finalize) | ${showSpread(o.geohub.run)} without start-up (stack up, workers polling); \`geohub run\` from command to exit ${showSpread(o.geohub.withStartup)}${o.geohub.startup ? ` (the stack's start ${showSpread(o.geohub.startup)}, its stop ${showSpread(o.geohub.stop!)})` : ''}; ${o.geohub.toolRuns} tool processes | |`,
+      `| **${o.raster}**: ${o.tiles} sub-tiles at zoom ${o.zoom}, \`geohub\` (upload → split → workers → finalize) | ${showSpread(o.geohub.run)} without start-up (stack up, workers polling); \`geohub run\` from command to exit ${showSpread(o.geohub.withStartup)}${o.geohub.startup ? ` (the in-process hub, run from the TypeScript sources: start until every worker polls ${showSpread(o.geohub.startup)}, stop ${showSpread(o.geohub.stop!)})` : ''}; ${o.geohub.toolRuns} tool processes | |`,
       `| same tiles, \`xargs -P ${w} gdalwarp -et 0\` (the same pixels) | ${showSpread(o.rawExact)}: geohub **×${x.excludingStartup}** without start-up, **×${x.includingStartup}** with it | ≤ 0.6, ≤ 0.8 |`,
       `| same tiles, \`xargs -P ${w} gdalwarp\` (its default approximate transformer) | ${showSpread(o.rawDefault)}: geohub ×${x.vsRawDefault} without start-up | |`,
       `| \`gdal2tiles.py --xyz -z ${o.zoom} --processes=${w}\` (PNG, ${o.gdal2tiles.tiles} tiles) | ${showSpread(o.gdal2tiles)}: geohub **×${x.vsGdal2tiles}** without start-up | ≤ 1.5 |`,
