@@ -94,6 +94,7 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
         clearTimeout(timer);
         container.worker.off('message', onMessage);
         container.worker.off('error', onError);
+        container.worker.off('exit', onExit);
         outcome();
       };
       const onMessage = (m: {
@@ -119,6 +120,11 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
               : error,
           ),
         );
+      // A container that goes away mid-invocation (the pool stopped, the thread died) ends the
+      // invocation at once: otherwise its promise, and its timer of up to 15 minutes, outlive
+      // the pool and keep `geohub up` alive after Ctrl-C.
+      const onExit = () =>
+        settle(() => reject(new Error(`the ${fn} function's container exited during an invocation`)));
       const timer = setTimeout(
         () =>
           settle(() => {
@@ -134,6 +140,7 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
       );
       container.worker.on('message', onMessage);
       container.worker.once('error', onError);
+      container.worker.once('exit', onExit);
       container.worker.postMessage({ id, event });
     });
 

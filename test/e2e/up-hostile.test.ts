@@ -333,4 +333,27 @@ describe('geohub up under careless use (issue 20)', () => {
       expect(res.status, path).toBe(400);
     }
   });
+
+  it('Ctrl-C with runs in flight: up cancels them and exits, nothing it started left waiting out a timeout', async () => {
+    // Its Lambda tasks are mid-invocation when the pool stops; each such invocation once kept a
+    // timer of up to 15 minutes (the function's timeout) and up alive after "stopped" (CI, run 21).
+    const submits = await Promise.all([1, 2, 3].map(() => cli('submit', RGB, '--zoom', '11')));
+    for (const r of submits) expect(r.code, r.stderr).toBe(0);
+    const ids = submits.map((r) => (JSON.parse(r.stdout) as { runId: string }).runId);
+    const running = async () => {
+      const runs = (await (await up.fetch('/api/runs')).json()) as { runId: string; status: string }[];
+      return runs.some((r) => ids.includes(r.runId) && r.status === 'RUNNING');
+    };
+    expect(await waitUntil(running, 60_000, 200)).toBe(true);
+    up.child.kill('SIGINT');
+    const bound = new Promise<'still running'>((resolve) =>
+      setTimeout(() => resolve('still running'), 60_000).unref(),
+    );
+    const outcome = await Promise.race([up.done, bound]);
+    expect(outcome).not.toBe('still running');
+    const r = outcome as Awaited<typeof up.done>;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/geohub up: stopped; cancelled .*\(CANCELLED\)/);
+    expect(mark.live()).toEqual([]);
+  });
 });

@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { readLambdaLimits } from '../../../local/statemachine/lambda-limits.js';
 import { createLambdaPool } from '../../../local/statemachine/lambda-pool.js';
 import { startTestHub } from '../../support/hub.js';
 import { seedDoneRun } from '../../support/seed-markers.js';
 import { stackClients } from '../../support/stack-clients.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 
@@ -38,6 +40,38 @@ describe('local Lambda tasks run within their serverless.yml limits', () => {
       });
     } finally {
       await real.stop();
+    }
+  });
+});
+
+describe('a pool stopped with an invocation in flight', () => {
+  it('ends that invocation at once instead of leaving it, and its 30 s timer, pending', async () => {
+    // A DynamoDB that accepts connections and never answers: the task hangs in its first request.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const env = inject('stackEnv');
+    const port = (silent.address() as { port: number }).port;
+    const pool = createLambdaPool({
+      env: { ...env, GEOHUB_ENDPOINT_DYNAMODB: `http://127.0.0.1:${port}` },
+      limits: { 'check-progress': readLambdaLimits()['check-progress']! },
+    });
+    try {
+      const invocation = pool.invoke('check-progress', { runId: 'r-stopped-mid-invocation' });
+      const outcome = invocation.then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      );
+      expect(await waitUntil(() => sockets.size > 0, 10_000)).toBe(true); // the task is inside its request
+      const stoppedAt = Date.now();
+      await pool.stop();
+      expect(await outcome).toBe("the check-progress function's container exited during an invocation");
+      // Well inside the function's 30 s timeout and the SDK's 10 s request timeout.
+      expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    } finally {
+      await pool.stop();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });
