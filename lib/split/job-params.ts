@@ -20,6 +20,15 @@ export type Resampling = (typeof RESAMPLING_METHODS)[number];
 
 /** raster-xyz's resampling unless a job says otherwise (docs/architecture.md, "Defaults and models"). */
 export const DEFAULT_RESAMPLING: Resampling = 'bilinear';
+
+/**
+ * How a raster-xyz warp maps pixels (docs/architecture.md, "Metatiles"): GDAL's approximate
+ * transformer (error at most 0.125 pixel, gdalwarp's and gdal2tiles' default) or the exact one
+ * (`-et 0`: every pixel transformed, several times slower when the warp reprojects).
+ */
+export const TRANSFORMERS = ['approximate', 'exact'] as const;
+export type Transformer = (typeof TRANSFORMERS)[number];
+export const DEFAULT_TRANSFORMER: Transformer = 'approximate';
 export const MAX_JOB_ZOOM = 22;
 /** A sidecar is a few dozen bytes; anything larger is not one we should parse. */
 export const MAX_SIDECAR_BYTES = 4096;
@@ -33,6 +42,7 @@ export const tileParamsSchema = z
   .object({
     zoom: z.number().int().min(0).max(MAX_JOB_ZOOM).optional(),
     resampling: z.enum(RESAMPLING_METHODS).optional(),
+    transformer: z.enum(TRANSFORMERS).optional(),
   })
   .strict();
 
@@ -74,17 +84,21 @@ export function parseJobParams(text: string, where = 'job.json'): JobParams {
 
 /**
  * The parameters a run's tiles are actually made with: defaults filled in, the zoom resolved,
- * keys in a fixed order. Resampling belongs to raster-xyz; asking for it on a point cloud job is
- * an error rather than a silently ignored setting.
+ * keys in a fixed order. Resampling and the transformer belong to raster-xyz; asking for either
+ * on a point cloud job is an error rather than a silently ignored setting.
  */
 export function normaliseParams(
   operation: OperationName,
   params: TileParams,
   zoom: number,
 ): Readonly<Record<string, string | number>> {
-  if (operation === 'raster-xyz') return { resampling: params.resampling ?? DEFAULT_RESAMPLING, zoom };
-  if (params.resampling !== undefined) {
-    throw new InvalidJobParamsError(`resampling applies to raster-xyz, not to ${operation}`);
+  if (operation === 'raster-xyz') {
+    const resampling = params.resampling ?? DEFAULT_RESAMPLING;
+    return { resampling, transformer: params.transformer ?? DEFAULT_TRANSFORMER, zoom };
+  }
+  for (const key of ['resampling', 'transformer'] as const) {
+    if (params[key] !== undefined)
+      throw new InvalidJobParamsError(`${key} applies to raster-xyz, not to ${operation}`);
   }
   return { zoom };
 }

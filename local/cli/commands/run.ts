@@ -34,7 +34,7 @@ export function registerRun(program: Command, io: CliIo): void {
     )
     .option(
       '--job <file>',
-      'job sidecar {"operation","zoom","resampling"} (default: <file>.job.json if present)',
+      'job sidecar {"operation","zoom","resampling","transformer"} (default: <file>.job.json if present)',
     )
     .option('--replace', "replace a previous run's outputs in --out")
     .option(

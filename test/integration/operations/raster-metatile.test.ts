@@ -6,8 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ToolRunner } from '../../../lib/operations/operation.js';
 import { rasterXyz, rasterXyzArgs } from '../../../lib/operations/raster-xyz.js';
+import { readRasterGrid } from '../../../lib/pointcloud/read-raster-grid.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { DEFAULT_GDAL_PYTHON, metatileCommand } from '../../../worker/metatile-command.js';
+import { approximationFigures } from '../../support/approximation-check.js';
 import { maxPixelDifference, readTilePixels } from '../../support/raster-pixels.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
 
@@ -77,6 +79,14 @@ const tools = (cwd: string): ToolRunner => ({
   run: (file, args) => runProcess(file, args, { timeoutMs: 60_000, graceMs: 2_000, cwd }),
 });
 
+/**
+ * GDAL's error threshold (0.125 of a source pixel) in the tile's pixels. Every source here has a
+ * metric CRS; Web Mercator stretches metres by 1/cos(latitude), under 1.2 at these sources.
+ */
+function maxShiftPx(sourceRes: number, tile: { geoTransform: readonly number[] }): number {
+  return 0.125 * Math.max(1, (1.2 * Math.abs(sourceRes)) / Math.abs(tile.geoTransform[1]!));
+}
+
 /** Up to 4×4 tiles of the cover, starting at its top-left (first) or bottom-right (last) corner. */
 function block(cover: { z: number; x: number; y: number }[], corner: 'first' | 'last'): TileTask[] {
   const xs = cover.map((t) => t.x);
@@ -91,38 +101,45 @@ function block(cover: { z: number; x: number; y: number }[], corner: 'first' | '
 
 describe('metatile engine: one GDAL process per block, tiles identical to per-tile gdalwarp -et 0', () => {
   for (const [name, make] of Object.entries(sources)) {
-    it(`${name}: a full block and an edge block, pixel by pixel`, async () => {
+    it(`${name}: a full block and an edge block, pixel by pixel (exact transformer); approximate within its error`, async () => {
       const source = make();
       // A zoom where the raster spans more than 4 tiles each way: corners are partly outside it.
       let zoom = 8;
       while (gdalTileCover(source, zoom).length < 25) zoom += 1;
       const cover = gdalTileCover(source, zoom);
+      const sourceRes = (await readRasterGrid(source)).geoTransform[1]!;
+      let worst = 0;
       for (const corner of ['first', 'last'] as const) {
         const tiles = block(cover, corner);
         const out = mkdtempSync(join(dir, `${corner}-`));
         const starts: number[] = [];
-        await rasterXyz.executeBlock!(
-          {
-            source,
-            tiles: tiles.map((tile) => ({ tile, output: join(out, `meta-${tile.x}-${tile.y}.tif`) })),
-            params: { resampling: 'bilinear' },
-            scratch: out,
-            engine: metatileCommand(DEFAULT_GDAL_PYTHON),
-          },
-          {
-            run: (file, args) =>
-              runProcess(file, args, {
-                timeoutMs: 60_000,
-                graceMs: 2_000,
-                cwd: out,
-                onSpawn: (p) => starts.push(p),
-              }),
-          },
-        );
+        const blockOf = (prefix: string, transformer: string) =>
+          rasterXyz.executeBlock!(
+            {
+              source,
+              tiles: tiles.map((tile) => ({ tile, output: join(out, `${prefix}-${tile.x}-${tile.y}.tif`) })),
+              params: { resampling: 'bilinear', transformer },
+              scratch: out,
+              engine: metatileCommand(DEFAULT_GDAL_PYTHON),
+            },
+            {
+              run: (file, args) =>
+                runProcess(file, args, {
+                  timeoutMs: 60_000,
+                  graceMs: 2_000,
+                  cwd: out,
+                  onSpawn: (p) => starts.push(p),
+                }),
+            },
+          );
+        await blockOf('meta', 'exact');
         expect(starts).toHaveLength(1); // the whole block in one process
+        // The default: GDAL's approximate transformer, as gdalwarp and gdal2tiles use it.
+        await blockOf('approx', 'approximate');
         for (const tile of tiles) {
           const single = join(out, `single-${tile.x}-${tile.y}.tif`);
-          const ctx = { source, tile, params: { resampling: 'bilinear' }, output: single, scratch: out };
+          const params = { resampling: 'bilinear', transformer: 'exact' };
+          const ctx = { source, tile, params, output: single, scratch: out };
           await tools(out).run('gdalwarp', rasterXyzArgs(ctx));
           const meta = await readTilePixels(join(out, `meta-${tile.x}-${tile.y}.tif`));
           const ref = await readTilePixels(single);
@@ -138,6 +155,15 @@ describe('metatile engine: one GDAL process per block, tiles identical to per-ti
           // Lean: one 256×256 block, DEFLATE (8), the predictor of the type (2 integers, 3 floats).
           expect([meta.tileWidth, meta.tileHeight, meta.compression]).toEqual([256, 256, 8]);
           expect(meta.predictor).toBe(meta.sampleFormat === 3 ? 3 : 2);
+          // Approximated: every value is one the exact tile takes around that pixel.
+          const approx = await readTilePixels(join(out, `approx-${tile.x}-${tile.y}.tif`));
+          const figures = approximationFigures(approx, ref, maxShiftPx(sourceRes, ref));
+          expect(figures.nodataAway, `${name} ${tile.x}/${tile.y}`).toBe(0);
+          // At most one pixel in 10,000 (source nodata inside the kernel, approximation-check.ts).
+          expect(figures.beyond, `${name} ${tile.x}/${tile.y}`).toBeLessThanOrEqual(
+            figures.compared / 10_000,
+          );
+          worst = Math.max(worst, figures.maxDifference);
         }
         // Not a comparison of empty tiles: the block holds data.
         const pixels = await Promise.all(
@@ -147,7 +173,9 @@ describe('metatile engine: one GDAL process per block, tiles identical to per-ti
           pixels.some((p) => Array.from(p.bands[0]!).some((v) => v !== p.nodata && !Number.isNaN(v))),
         ).toBe(true);
         expect(readdirSync(out).filter((n) => n.startsWith('meta-'))).toHaveLength(tiles.length);
+        expect(readdirSync(out).filter((n) => n.startsWith('approx-'))).toHaveLength(tiles.length);
       }
+      console.log(`${name}: approximate vs exact, largest difference ${worst}`);
     });
   }
 });

@@ -10,11 +10,9 @@ import {
 describe('parseJobParams', () => {
   it('accepts an empty sidecar and every documented field', () => {
     expect(parseJobParams('{}')).toEqual({});
-    expect(parseJobParams('{"operation":"raster-xyz","zoom":14,"resampling":"cubic"}')).toEqual({
-      operation: 'raster-xyz',
-      zoom: 14,
-      resampling: 'cubic',
-    });
+    expect(
+      parseJobParams('{"operation":"raster-xyz","zoom":14,"resampling":"cubic","transformer":"exact"}'),
+    ).toEqual({ operation: 'raster-xyz', zoom: 14, resampling: 'cubic', transformer: 'exact' });
   });
 
   it('rejects unknown keys instead of ignoring them', () => {
@@ -31,6 +29,7 @@ describe('parseJobParams', () => {
     expect(() => parseJobParams('{"zoom":"14"}')).toThrow(/zoom/);
     expect(() => parseJobParams('{"zoom":1.5}')).toThrow(/zoom/);
     expect(() => parseJobParams('{"operation":"rm -rf"}')).toThrow(/operation/);
+    expect(() => parseJobParams('{"transformer":"0"}')).toThrow(/transformer/);
   });
 
   it('lists every problem at once', () => {
@@ -48,14 +47,24 @@ describe('parseJobParams', () => {
 });
 
 describe('normaliseParams and paramsVersion', () => {
-  it('fills the default resampling and the resolved zoom', () => {
-    expect(normaliseParams('raster-xyz', {}, 12)).toEqual({ resampling: 'bilinear', zoom: 12 });
+  it('fills the default resampling, transformer and the resolved zoom', () => {
+    expect(normaliseParams('raster-xyz', {}, 12)).toEqual({
+      resampling: 'bilinear',
+      transformer: 'approximate',
+      zoom: 12,
+    });
+    expect(normaliseParams('raster-xyz', { transformer: 'exact' }, 12)).toMatchObject({
+      transformer: 'exact',
+    });
     expect(normaliseParams('pointcloud-dtm', {}, 17)).toEqual({ zoom: 17 });
   });
 
-  it('refuses resampling on a point cloud job', () => {
+  it('refuses resampling or a transformer on a point cloud job', () => {
     expect(() => normaliseParams('pointcloud-dtm', { resampling: 'near' }, 17)).toThrow(
       'resampling applies to raster-xyz, not to pointcloud-dtm',
+    );
+    expect(() => normaliseParams('pointcloud-dtm', { transformer: 'exact' }, 17)).toThrow(
+      'transformer applies to raster-xyz, not to pointcloud-dtm',
     );
   });
 
@@ -67,7 +76,11 @@ describe('normaliseParams and paramsVersion', () => {
     );
     expect(a).toMatch(/^[0-9a-f]{12}$/);
     expect(b).toBe(a);
-    expect(paramsVersion('raster-xyz', { zoom: 12, resampling: 'bilinear' })).toBe(a);
+    expect(
+      paramsVersion('raster-xyz', { zoom: 12, transformer: 'approximate', resampling: 'bilinear' }),
+    ).toBe(a);
+    const exact = normaliseParams('raster-xyz', { transformer: 'exact' }, 12);
+    expect(paramsVersion('raster-xyz', exact)).not.toBe(a);
     expect(paramsVersion('raster-xyz', normaliseParams('raster-xyz', { resampling: 'near' }, 12))).not.toBe(
       a,
     );

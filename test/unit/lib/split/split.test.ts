@@ -60,7 +60,7 @@ describe('split', () => {
       operation: 'raster-xyz',
       paramsVersion: result.paramsVersion,
     });
-    expect(run.params).toEqual({ resampling: 'bilinear', zoom: 10 });
+    expect(run.params).toEqual({ resampling: 'bilinear', transformer: 'approximate', zoom: 10 });
     expect(run.counters.total).toBe(result.total);
     expect(result.headerBytesRead).toBeLessThan(100_000);
   });
