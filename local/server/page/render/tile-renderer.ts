@@ -63,6 +63,9 @@ export function createTileRenderer(options: TileRendererOptions): TileRenderer {
     timeoutMs,
   });
   const inFlight = new Map<string, Promise<Buffer>>();
+  // The draws themselves: p-queue settles an aborted job at once, before its GDAL process is
+  // dead, so close() waits for these rather than for the queue to be idle.
+  const drawing = new Set<Promise<unknown>>();
   // Read on every request: a ramp's range follows the run's progress (run-looks.ts).
   const runOf = async (runId: string) => {
     const run = await options.ledger.getRun(runId);
@@ -133,7 +136,16 @@ export function createTileRenderer(options: TileRendererOptions): TileRenderer {
         throw new RenderBusyError(`${queue.size} renders are waiting; ask again shortly`);
       }
       const job = queue
-        .add(({ signal }) => draw(run, output, base, signal ?? closing.signal), { signal: closing.signal })
+        .add(
+          ({ signal }) => {
+            const drawn = draw(run, output, base, signal ?? closing.signal);
+            const settled = drawn.catch(() => {});
+            drawing.add(settled);
+            void settled.finally(() => drawing.delete(settled));
+            return drawn;
+          },
+          { signal: closing.signal },
+        )
         .finally(() => inFlight.delete(base));
       inFlight.set(base, job);
       return job;
@@ -142,6 +154,7 @@ export function createTileRenderer(options: TileRendererOptions): TileRenderer {
       closing.abort(new Error('the page server is stopping'));
       queue.clear();
       await queue.onIdle();
+      await Promise.all(drawing);
       cache.close();
     },
   };
