@@ -9,6 +9,8 @@ export interface UpSession {
   readonly port: string;
   /** The page's one-time login URL, as `geohub up` prints it. */
   readonly pageUrl: string;
+  /** Its render cache directory, removed when it stops. */
+  readonly renderCache: string;
   /** The per-start secret, read from the file only this user can read (as the CLI does). */
   readonly token: string;
   /** fetch() as the user who started it: with the secret as a bearer token. */
@@ -25,13 +27,14 @@ export async function startUp(
     createInterface({ input: up.child.stdout! }).once('line', resolve);
     up.child.once('exit', (code) => reject(new Error(`geohub up exited early (${code})`)));
   });
-  const ready = JSON.parse(line) as { url: string; pageUrl: string; tokenFile: string };
+  const ready = JSON.parse(line) as { url: string; pageUrl: string; tokenFile: string; renderCache: string };
   const { token } = JSON.parse(readFileSync(ready.tokenFile, 'utf8')) as { token: string };
   return {
     ...up,
     url: ready.url,
     port: new URL(ready.url).port,
     pageUrl: ready.pageUrl,
+    renderCache: ready.renderCache,
     token,
     fetch: (path, init = {}) =>
       fetch(`${ready.url}${path}`, {
