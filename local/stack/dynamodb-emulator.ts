@@ -29,6 +29,10 @@ async function candidatePort(): Promise<number> {
 function launch(home: string, cwd: string, port: number): ChildProcess {
   const java = [
     'java',
+    // C1 only: a local stack lives for a run or a session, too short for C2's optimising
+    // compiles to pay back. They cost DynamoDB Local about 1 CPU-s per small run on 2 cores
+    // (2.0 → 0.9 CPU-s over a 256-sub-tile run, bench/profile-run.ts), and start-up too.
+    '-XX:TieredStopAtLevel=1',
     `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(home, 'DynamoDBLocal.jar'),
