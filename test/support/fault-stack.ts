@@ -42,3 +42,26 @@ export async function faultyStack(
   });
   return { behaviour, config, ...adapters };
 }
+
+/** Every injected 500 is one attempt of a request that was not its last successful one. */
+export const injectedBy = (seen: readonly { ok: boolean; attempts: number }[]) =>
+  seen.reduce((n, r) => n + r.attempts - (r.ok ? 1 : 0), 0);
+
+/**
+ * `count` requests through a layer answering 500 at some rate: each succeeds after `attempts - 1`
+ * injected errors or fails after maxAttempts of them. Returns what each request saw.
+ */
+export async function sendAll(
+  count: number,
+  send: (i: number) => Promise<{ $metadata: { attempts?: number } }>,
+): Promise<{ ok: boolean; attempts: number }[]> {
+  const seen: { ok: boolean; attempts: number }[] = [];
+  for (let i = 0; i < count; i += 1) {
+    await send(i).then(
+      (r) => seen.push({ ok: true, attempts: r.$metadata.attempts ?? 1 }),
+      (e: { $metadata?: { attempts?: number } }) =>
+        seen.push({ ok: false, attempts: e.$metadata?.attempts ?? 0 }),
+    );
+  }
+  return seen;
+}

@@ -5,7 +5,6 @@ import { promisify } from 'node:util';
 import { Header } from 'copc/lib/las/header.js';
 import { decompressFile } from 'copc/lib/las/point-data.js';
 import { View } from 'copc/lib/las/view.js';
-import { fromFile } from 'geotiff';
 import proj4 from 'proj4';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolRunner } from '../../../lib/operations/operation.js';
@@ -17,6 +16,7 @@ import { ToolCancelledError } from '../../../lib/process/errors.js';
 import { isAlive } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
+import { expectTileRaster, gdalinfo, lasFacts, pixels, tileAt } from '../../support/dtm-tile-checks.js';
 import { groundGrid, lasBytes } from '../../support/las-bytes.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -53,64 +53,6 @@ afterEach(() => {
   // Every tool process (and its group) is gone once execute() settles.
   expect(started.filter(({ pid }) => isAlive(pid))).toEqual([]);
 });
-
-/** The LAS public header and the OGC WKT VLR, read by the specification's offsets, independently of lib/. */
-function lasFacts(bytes: Uint8Array) {
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerSize = v.getUint16(94, true);
-  const vlrCount = v.getUint32(100, true);
-  let wkt: string | undefined;
-  for (let i = 0, at = headerSize; i < vlrCount; i += 1) {
-    const userId = Buffer.from(bytes.subarray(at + 2, at + 18))
-      .toString('latin1')
-      .replace(/\0+$/, '');
-    const recordId = v.getUint16(at + 18, true);
-    const length = v.getUint16(at + 20, true);
-    if (userId === 'LASF_Projection' && recordId === 2112) {
-      wkt = Buffer.from(bytes.subarray(at + 54, at + 54 + length))
-        .toString('utf8')
-        .replace(/\0+$/, '');
-    }
-    at += 54 + length;
-  }
-  return {
-    min: [v.getFloat64(187, true), v.getFloat64(203, true)] as const,
-    max: [v.getFloat64(179, true), v.getFloat64(195, true)] as const,
-    wkt: wkt!,
-  };
-}
-
-/** The slippy-map tile holding lon/lat at zoom z. */
-function tileAt(lon: number, lat: number, z: number) {
-  const n = 2 ** z;
-  const rad = (lat * Math.PI) / 180;
-  return {
-    x: Math.floor(((lon + 180) / 360) * n),
-    y: Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n),
-  };
-}
-
-interface GdalInfo {
-  size: [number, number];
-  geoTransform: number[];
-  coordinateSystem: { wkt: string };
-  metadata: { IMAGE_STRUCTURE?: { COMPRESSION?: string } };
-  bands: {
-    type: string;
-    noDataValue: number;
-    minimum?: number;
-    maximum?: number;
-    metadata: { ''?: Record<string, string> };
-  }[];
-}
-
-async function gdalinfo(path: string): Promise<GdalInfo> {
-  // -stats on an all-nodata raster prints an error but still answers: read stdout either way.
-  const { stdout } = await run('gdalinfo', ['-json', '-stats', path]).catch((e: { stdout?: string }) => ({
-    stdout: e.stdout ?? '',
-  }));
-  return JSON.parse(stdout) as GdalInfo;
-}
 
 let tiles: { x: number; y: number }[];
 let groundZ: readonly [number, number];
@@ -169,23 +111,6 @@ async function makeTile(x: number, y: number) {
   return { output, info: await gdalinfo(output) };
 }
 
-function expectTileRaster(info: GdalInfo, x: number, y: number) {
-  const b = tileBounds(ZOOM, x, y);
-  const res = (b.maxX - b.minX) / 256;
-  expect(info.size).toEqual([256, 256]);
-  expect(info.coordinateSystem.wkt).toContain('ID["EPSG",3857]');
-  expect(info.metadata.IMAGE_STRUCTURE?.COMPRESSION).toBe('DEFLATE');
-  expect(info.bands).toHaveLength(1);
-  expect(info.bands[0]!.type).toBe('Float32');
-  expect(info.bands[0]!.noDataValue).toBe(-9999);
-  const [x0, dx, rx, y0, ry, dy] = info.geoTransform;
-  expect(x0).toBeCloseTo(b.minX, 6);
-  expect(y0).toBeCloseTo(b.maxY, 6); // north-up: the origin is the north-west corner
-  expect(dx).toBeCloseTo(res, 9);
-  expect(dy).toBeCloseTo(-res, 9);
-  expect([rx, ry]).toEqual([0, 0]);
-}
-
 describe('pointcloud-dtm, local engine, on autzen_trim.laz', () => {
   it('is the engine chosen here, where PDAL is not installed', async () => {
     expect(await findExecutable('pdal')).toBeUndefined();
@@ -195,7 +120,7 @@ describe('pointcloud-dtm, local engine, on autzen_trim.laz', () => {
     expect(tiles.length).toBeGreaterThanOrEqual(2);
     for (const [i, { x, y }] of tiles.entries()) {
       const { info } = await makeTile(x, y);
-      expectTileRaster(info, x, y);
+      expectTileRaster(info, ZOOM, x, y);
       const band = info.bands[0]!;
       const valid = Number(band.metadata['']?.STATISTICS_VALID_PERCENT);
       expect(valid).toBeGreaterThan(i === 0 ? 25 : 0); // the tile at the cloud's centre is well covered
@@ -210,20 +135,10 @@ describe('pointcloud-dtm, local engine, on autzen_trim.laz', () => {
     const x = tiles[0]!.x + 10;
     const { y } = tiles[0]!;
     const { info } = await makeTile(x, y);
-    expectTileRaster(info, x, y);
+    expectTileRaster(info, ZOOM, x, y);
     expect(Number(info.bands[0]!.metadata['']?.STATISTICS_VALID_PERCENT ?? 0)).toBe(0);
   });
 });
-
-async function pixels(path: string): Promise<Float32Array> {
-  const tiff = await fromFile(path);
-  try {
-    const [band] = (await (await tiff.getImage()).readRasters()) as unknown as Float32Array[];
-    return band!;
-  } finally {
-    await tiff.close();
-  }
-}
 
 describe('pointcloud-dtm, local engine, in a westing/southing CRS', () => {
   it('grids a South African Lo19 cloud (ESRI WKT, x a westing, y a southing) on its tile in the south', async () => {
@@ -245,7 +160,7 @@ describe('pointcloud-dtm, local engine, in a westing/southing CRS', () => {
       toolRunner({}),
     );
     const info = await gdalinfo(output);
-    expectTileRaster(info, x, y);
+    expectTileRaster(info, ZOOM, x, y);
     const band = info.bands[0]!;
     // Read with the wrong axes, the points would be in the northern hemisphere: an all-nodata tile.
     expect(Number(band.metadata['']?.STATISTICS_VALID_PERCENT)).toBeGreaterThan(1);
@@ -274,7 +189,7 @@ describe('pointcloud-dtm, the rest of its real tool work', () => {
     const northUp = join(dir, 'north-up.tif.part');
     await run('gdalwarp', northUpWarpArgs(southUp, b, northUp));
     const info = await gdalinfo(northUp);
-    expectTileRaster(info, x, y);
+    expectTileRaster(info, ZOOM, x, y);
     const [before, after] = [await pixels(southUp), await pixels(northUp)];
     for (let row = 0; row < 256; row += 1) {
       expect(after.subarray(row * 256, row * 256 + 256)).toEqual(
