@@ -6,7 +6,7 @@ import { tileCorners } from '../support/tile-corners.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
-/** The map's land and sea (assets/world-layer.js, style.css): Natural Earth's land over the sea colour. */
+/** The map's land and sea (assets/world-layer.js, map.css): Natural Earth's land over the sea colour. */
 const LAND_COLOUR = '#ece7dc';
 const SEA_COLOUR = '#d5e4ee';
 
@@ -27,6 +27,7 @@ describe('the run-control page of geohub up: a finished raster run', () => {
     const types = {
       '/app.js': /^text\/javascript/,
       '/style.css': /^text\/css/,
+      '/map.css': /^text\/css/,
       '/vendor/leaflet/leaflet.js': /^text\/javascript/,
       '/vendor/leaflet/leaflet.css': /^text\/css/,
       '/vendor/leaflet/images/layers.png': /^image\/png$/,

@@ -132,7 +132,7 @@ export class PageSession {
     await this.pageShows(async () => (await this.outputImages().count()) === tiles, 60_000);
     // The story has said how the output is drawn (the legend's line).
     await this.pageShows(async () => Boolean(await this.page.locator('#output-style').textContent()), 30_000);
-    // The images fade in (style.css): let the transition end.
+    // The images fade in (map.css): let the transition end.
     await this.page.waitForTimeout(500);
     await this.page.screenshot({ path: `${ARTIFACTS}${file}` });
     return decodePng(await this.page.screenshot(), tempDir('geohub-shot-'));
