@@ -33,6 +33,10 @@ function launch(home: string, cwd: string, port: number): ChildProcess {
     // compiles to pay back. They cost DynamoDB Local about 1 CPU-s per small run on 2 cores
     // (2.0 → 0.9 CPU-s over a 256-sub-tile run, bench/profile-run.ts), and start-up too.
     '-XX:TieredStopAtLevel=1',
+    // Its SQLite library is copied to a temporary file at start (sqlite-392-…-libsqlite4java.so),
+    // in /tmp whatever TMPDIR says, and left there when Java is killed: keep it in the stack's
+    // scratch, which goes with the stack.
+    `-Djava.io.tmpdir=${cwd}`,
     `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(home, 'DynamoDBLocal.jar'),
