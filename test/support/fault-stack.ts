@@ -65,3 +65,6 @@ export async function sendAll(
   }
   return seen;
 }
+
+/** An SDK error as the tests read it: its HTTP status and the attempts the SDK made. */
+export type AwsError = Error & { $metadata?: { httpStatusCode?: number; attempts?: number } };

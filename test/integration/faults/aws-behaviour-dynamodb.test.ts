@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { GetItemCommand, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { faultyStack, injectedBy, sendAll } from '../../support/fault-stack.js';
+import { type AwsError, faultyStack, injectedBy, sendAll } from '../../support/fault-stack.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { waitUntil } from '../../support/wait-until.js';
-
-type AwsError = Error & { $metadata?: { httpStatusCode?: number; attempts?: number } };
 
 const direct = stackClients();
 

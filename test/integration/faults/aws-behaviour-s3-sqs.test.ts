@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { faultyStack, injectedBy, sendAll } from '../../support/fault-stack.js';
+import { type AwsError, faultyStack, injectedBy, sendAll } from '../../support/fault-stack.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { tempDir } from '../../support/temp-dir.js';
-
-type AwsError = Error & { $metadata?: { httpStatusCode?: number; attempts?: number } };
 
 const direct = stackClients();
 
