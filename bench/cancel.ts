@@ -33,16 +33,16 @@ function stubbornEngine(dir: string): string {
     [
       'import json, signal, sys, time',
       'signal.signal(signal.SIGTERM, signal.SIG_IGN)',
-      "for t in json.loads(sys.argv[-1])['tiles']:",
+      "for t in json.loads(sys.stdin.read())['tiles']:",
       "    open(t['output'], 'w').write('partial')",
       'while True:',
       '    time.sleep(1)',
       '',
     ].join('\n'),
   );
-  // Called as `<interpreter> warp-metatile.py <spec>`: runs the stand-in with the spec instead.
+  // Called as `<interpreter> warp-metatile.py`, the spec on stdin: runs the stand-in instead.
   const path = join(dir, 'stubborn-engine.sh');
-  writeFileSync(path, `#!/bin/sh\nexec /usr/bin/python3 ${script} "$2"\n`);
+  writeFileSync(path, `#!/bin/sh\nexec /usr/bin/python3 ${script}\n`);
   chmodSync(path, 0o755);
   return path;
 }

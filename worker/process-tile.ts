@@ -7,6 +7,7 @@ import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { runProcess } from '../lib/process/run-process.js';
+import type { WarmSpares } from '../lib/process/warm-spares.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
@@ -24,6 +25,8 @@ export interface ProcessTileDeps {
   readonly toolEnv: Readonly<Record<string, string | undefined>>;
   /** The metatile engine (metatile-command.ts): interpreter and script. */
   readonly metatileEngine: { readonly file: string; readonly args: readonly string[] };
+  /** Tools that read their input on stdin are started one ahead (the worker's; tests may omit it). */
+  readonly spares?: WarmSpares;
   /** Called once per tool invocation with the sub-tiles it works on (counts tool work in tests and benchmarks). */
   readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[]) => void;
 }
@@ -41,15 +44,24 @@ export function toolRunner(
   signal: AbortSignal,
 ): ToolRunner {
   return {
-    run: (file, args, only) =>
-      runProcess(file, args, {
+    run: (file, args, options = {}) => {
+      signal.throwIfAborted();
+      // A tool that reads its input on stdin can be taken warm; it runs in the scratch root (its
+      // paths are absolute), as the spare could not know this attempt's work directory.
+      const warm = options.input !== undefined && deps.spares !== undefined;
+      return runProcess(file, args, {
         signal,
         timeoutMs: deps.toolTimeoutMs,
         graceMs: deps.killGraceMs,
         env: deps.toolEnv,
-        cwd: work,
-        onSpawn: (pid) => deps.onToolStart?.(file, pid, only ?? tiles),
-      }),
+        cwd: warm ? deps.scratchDir : work,
+        input: options.input,
+        started: warm
+          ? deps.spares!.take({ file, args, env: deps.toolEnv, cwd: deps.scratchDir })
+          : undefined,
+        onSpawn: (pid) => deps.onToolStart?.(file, pid, options.tiles ?? tiles),
+      });
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createAdapters } from '../lib/adapters/create-adapters.js';
 import { loadConfig } from '../lib/config/config.js';
 import { createLogger } from '../lib/log/logger.js';
+import { createWarmSpares } from '../lib/process/warm-spares.js';
 import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
@@ -71,6 +72,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
 
   const toolEnv = gdalEnv(config, proc.env);
   const metatileEngine = metatileCommand(wc.gdalPython);
+  const spares = createWarmSpares();
   const deletes = batchedDeletes(queue, log, Math.floor(wc.leaseMs / 3));
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
@@ -105,6 +107,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs).
                   toolEnv: { ...toolEnv, ...sources.toolEnv(run) },
                   metatileEngine,
+                  spares,
                   onToolStart: (file, pid, started) => {
                     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
                     for (const tile of started)
@@ -128,6 +131,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     await deletes.flush();
     if (wc.countRequests) log.info({ requests: Object.fromEntries(requests) }, 'aws requests');
     stop.dispose();
+    spares.close();
     await sources.dispose().catch(() => {});
     adapters.destroy();
   }

@@ -2,10 +2,16 @@ import type { OperationName } from '../model/run.js';
 import type { TileTask } from '../model/tile.js';
 import type { RunProcessResult } from '../process/run-process.js';
 
+export interface ToolRunOptions {
+  /** The sub-tiles this invocation makes, when fewer than the whole unit's (tool work is counted by sub-tile). */
+  readonly tiles?: readonly TileTask[];
+  /** The tool's input, on its stdin: a tool that takes it there may be started ahead of need. */
+  readonly input?: string;
+}
+
 /** Runs one tool invocation with the attempt's budget, cancellation and environment already bound. */
 export interface ToolRunner {
-  /** `tiles`: the sub-tiles this invocation makes, when fewer than the whole unit's (tool work is counted by sub-tile). */
-  run(file: string, args: readonly string[], tiles?: readonly TileTask[]): Promise<RunProcessResult>;
+  run(file: string, args: readonly string[], options?: ToolRunOptions): Promise<RunProcessResult>;
 }
 
 export interface OperationContext {
@@ -26,7 +32,7 @@ export interface BlockContext {
   readonly tiles: readonly { readonly tile: TileTask; readonly output: string }[];
   readonly params: Readonly<Record<string, unknown>>;
   readonly scratch: string;
-  /** The metatile engine: interpreter and script; the block's spec is appended as one argument. */
+  /** The metatile engine: interpreter and script; it reads the block's spec on stdin. */
   readonly engine: { readonly file: string; readonly args: readonly string[] };
 }
 

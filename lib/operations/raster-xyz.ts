@@ -59,7 +59,7 @@ export function rasterXyzArgs(ctx: OperationContext): string[] {
   );
 }
 
-/** The metatile engine's spec for each warp of a block: one argv element of JSON per process. */
+/** The metatile engine's spec for each warp of a block: one JSON document per process, on its stdin. */
 export function rasterBlockSpecs(ctx: BlockContext): { spec: string; tiles: TileTask[] }[] {
   const outputs = new Map(ctx.tiles.map((t) => [t.tile.id, t.output]));
   return metatileLayouts(ctx.tiles.map((t) => t.tile)).map((layout) => ({
@@ -82,6 +82,6 @@ export const rasterXyz: Operation = {
     // One process per metatile (a message's block is one): warped once, cut into its tiles.
     // A block that is not one rectangle (an edge, the antimeridian) takes one process per part.
     for (const { spec, tiles } of rasterBlockSpecs(ctx))
-      await tools.run(ctx.engine.file, [...ctx.engine.args, spec], tiles);
+      await tools.run(ctx.engine.file, ctx.engine.args, { tiles, input: spec });
   },
 };

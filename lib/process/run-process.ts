@@ -1,6 +1,6 @@
-import { execa } from 'execa';
 import { ToolCancelledError, ToolExitError, ToolStartError, ToolTimeoutError } from './errors.js';
-import { groupGone, killGroupNow, terminateGroup } from './terminate-group.js';
+import { forgetGroup, type StartedProcess, standDown, startProcess } from './start-process.js';
+import { groupGone, terminateGroup } from './terminate-group.js';
 
 export interface RunProcessOptions {
   /** Cancels the run for any reason (run cancelled, spot reclaim, breaker); the reason is kept. */
@@ -13,6 +13,13 @@ export interface RunProcessOptions {
   readonly cwd?: string;
   /** Called with the child's PID (= its process group id) once it is running. */
   readonly onSpawn?: (pid: number) => void;
+  /** Written to the tool's stdin, which is then closed (without it, stdin is /dev/null). */
+  readonly input?: string;
+  /**
+   * The process to supervise instead of starting one: started earlier with this file, argv and
+   * environment, waiting for its input (warm-spares.ts). Its budget starts now.
+   */
+  readonly started?: StartedProcess;
 }
 
 export interface RunProcessResult {
@@ -21,16 +28,10 @@ export interface RunProcessResult {
   readonly durationMs: number;
 }
 
-// Groups still running: killed synchronously if this process exits without cleaning up.
-const liveGroups = new Set<number>();
-process.once('exit', () => {
-  for (const pgid of liveGroups) killGroupNow(pgid);
-});
-
 const tail = (text: string, max = 600) => (text.length > max ? `…${text.slice(-max)}` : text).trim();
 
 /**
- * Runs a tool (argv array, never a shell) in its own process group. On timeout or
+ * Runs a tool (argv array, never a shell) in its own process group (start-process.ts). On timeout or
  * cancellation the whole group is terminated (SIGTERM, grace, SIGKILL) and confirmed dead
  * before this function settles, so callers may then discard partial output safely.
  */
@@ -39,28 +40,23 @@ export async function runProcess(
   args: readonly string[],
   options: RunProcessOptions,
 ): Promise<RunProcessResult> {
-  options.signal?.throwIfAborted();
+  if (options.signal?.aborted) {
+    // A process started for this run has nothing to do: it holds no output yet, so no grace.
+    if (options.started?.pgid !== undefined) standDown(options.started.pgid);
+    options.signal.throwIfAborted();
+  }
   const started = Date.now();
-  const child = execa(file, [...args], {
-    detached: true, // its own process group: one signal reaches every helper
-    cleanup: false, // we own the group's life cycle, below
-    stdin: 'ignore',
-    reject: false,
-    shell: false,
-    env: options.env,
-    extendEnv: options.env === undefined,
-    cwd: options.cwd,
-    maxBuffer: 4_000_000,
-  });
-  const pgid = child.pid;
+  const { child, pgid } =
+    options.started ??
+    startProcess(file, args, { env: options.env, cwd: options.cwd, input: options.input !== undefined });
   if (pgid === undefined) {
     const result = await child;
     throw new ToolStartError(`${file} could not be started: ${result.message ?? 'no pid'}`, {
       cause: result,
     });
   }
-  liveGroups.add(pgid);
   options.onSpawn?.(pgid);
+  if (options.input !== undefined) child.stdin?.end(options.input);
 
   let stopping: { kind: 'timeout' } | { kind: 'cancel'; reason: unknown } | { kind: 'cleanup' } | undefined;
   let termination: Promise<unknown> | undefined;
@@ -115,6 +111,6 @@ export async function runProcess(
     // Whatever threw above, the group is dead before we return: terminate it if it is not.
     if (!stopping && !groupGone(pgid)) stop({ kind: 'cleanup' });
     await termination;
-    liveGroups.delete(pgid);
+    forgetGroup(pgid);
   }
 }

@@ -4,10 +4,21 @@ import { DEFAULT_GDAL_PYTHON } from '../../worker/metatile-command.js';
 import { tempDir } from './temp-dir.js';
 
 /**
+ * Shell lines that give a stand-in for the metatile engine's interpreter its spec as the last
+ * argument, as the engine accepts it: the worker writes it to stdin (the engine may have been
+ * started ahead of need, warm-spares.ts). Called as `<interpreter> warp-metatile.py`, with no spec
+ * argument; a per-tile tool (stdin /dev/null) has its arguments already.
+ */
+export const SPEC_AS_ARGUMENT = [
+  'if [ $# -le 1 ]; then spec=$(cat); [ -n "$spec" ] && set -- "$@" "$spec"; fi',
+];
+
+/**
  * Shell lines that create a tool's outputs' `.part` files, as a real tool opens them: the metatile
  * spec's `"output"`s, or a `.part` argument.
  */
 const CREATE_PARTS = [
+  ...SPEC_AS_ARGUMENT,
   'for a in "$@"; do',
   '  case "$a" in *.part) echo "$a" ;; esac',
   `  grep -o '"output":"[^"]*"' <<<"$a" | sed 's/^"output":"//; s/"$//'`,

@@ -5,7 +5,11 @@ more than a small tile's warp (docs/architecture.md#metatiles). The warp runs in
 with the very gdalwarp argv the per-tile path uses (GDALWarp is the same library function
 behind the utility), so a tile is the same whichever way it was made.
 
-Usage: warp-metatile.py '<json spec>' (one argv element, never a shell line). The spec:
+Usage: warp-metatile.py < spec.json, or warp-metatile.py '<json spec>' (one argv element, never
+a shell line). Without an argument it imports GDAL first and then waits for the spec on stdin: the
+worker starts the next metatile's engine while the current one runs, so the interpreter's start
+and GDAL's import (about as long as a Byte metatile's warp) are off the critical path. Given no
+spec (end of file at once) it exits 0 having done nothing. The spec:
   {"source": path, "warp": [gdalwarp options without -of, source or destination],
    "tileSize": 256, "tiles": [{"col": c, "row": r, "output": path}, ...]}
 Each tile is written to its `output` path (a .part path the caller promotes by rename).
@@ -42,16 +46,7 @@ def creation_options(gdal, data_type, tile_size):
     return options
 
 
-def main(argv):
-    if len(argv) != 2:
-        sys.stderr.write("usage: warp-metatile.py '<json spec>'\n")
-        return 2
-    spec = json.loads(argv[1])
-    set_process_name()
-    # The outputs exist from the start, as gdalwarp's do: while the engine runs (or hangs, or
-    # survives a kill), its partial output is visible to the worker's cleanup and self-check.
-    for tile in spec["tiles"]:
-        open(tile["output"], "wb").close()
+def import_gdal():
     try:
         from osgeo import gdal
     except ImportError as error:
@@ -59,8 +54,31 @@ def main(argv):
             f"GDAL's Python bindings are not importable by {sys.executable} ({error}): "
             "install python3-gdal, or set GEOHUB_GDAL_PYTHON to an interpreter that has them"
         ) from error
-
     gdal.UseExceptions()
+    return gdal
+
+
+def main(argv):
+    if len(argv) > 2:
+        sys.stderr.write("usage: warp-metatile.py ['<json spec>'] (or the spec on stdin)\n")
+        return 2
+    gdal = None
+    if len(argv) == 2:
+        text = argv[1]
+    else:
+        gdal = import_gdal()
+        text = sys.stdin.read()
+        if not text.strip():
+            return 0  # stood down: no work was given
+    spec = json.loads(text)
+    set_process_name()
+    # The outputs exist from the start, as gdalwarp's do: while the engine runs (or hangs, or
+    # survives a kill), its partial output is visible to the worker's cleanup and self-check.
+    for tile in spec["tiles"]:
+        open(tile["output"], "wb").close()
+    if gdal is None:
+        gdal = import_gdal()
+
     size = int(spec["tileSize"])
     source = gdal.Open(spec["source"])
     warp = gdal.WarpOptions(options=["-of", "MEM", *spec["warp"]])

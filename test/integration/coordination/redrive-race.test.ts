@@ -6,6 +6,7 @@ import { countClaims } from '../../../lib/ledger/tile-records.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
 import { expectRunComplete } from '../../support/run-complete.js';
+import { SPEC_AS_ARGUMENT } from '../../support/stubborn-tool.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -18,7 +19,12 @@ beforeAll(async () => {
   // claim for the kill grace (2 s here) before it gives the metatile back as CANCELLED.
   bin = mkdtempSync(join(tmpdir(), 'geohub-slow-engine-'));
   const engine = join(bin, 'python');
-  writeFileSync(engine, `#!/bin/bash\ntrap '' TERM\nsleep 3\nexec /usr/bin/python3 "$@"\n`);
+  writeFileSync(
+    engine,
+    ['#!/bin/bash', ...SPEC_AS_ARGUMENT, "trap '' TERM", 'sleep 3', 'exec /usr/bin/python3 "$@"', ''].join(
+      '\n',
+    ),
+  );
   chmodSync(engine, 0o755);
   hub = await startTestHub({
     workers: 2,

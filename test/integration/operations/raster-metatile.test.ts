@@ -76,7 +76,8 @@ const sources: Record<string, () => string> = {
 };
 
 const tools = (cwd: string): ToolRunner => ({
-  run: (file, args) => runProcess(file, args, { timeoutMs: 60_000, graceMs: 2_000, cwd }),
+  run: (file, args, options) =>
+    runProcess(file, args, { timeoutMs: 60_000, graceMs: 2_000, cwd, input: options?.input }),
 });
 
 /**
@@ -123,11 +124,12 @@ describe('metatile engine: one GDAL process per block, tiles identical to per-ti
               engine: metatileCommand(DEFAULT_GDAL_PYTHON),
             },
             {
-              run: (file, args) =>
+              run: (file, args, options) =>
                 runProcess(file, args, {
                   timeoutMs: 60_000,
                   graceMs: 2_000,
                   cwd: out,
+                  input: options?.input,
                   onSpawn: (p) => starts.push(p),
                 }),
             },

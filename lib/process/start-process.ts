@@ -1,0 +1,63 @@
+import { execa, type ResultPromise } from 'execa';
+import { killGroupNow } from './terminate-group.js';
+
+/** A tool process running in a process group of its own (its PID is the group's id). */
+export interface StartedProcess {
+  readonly child: ResultPromise<{ stdin: 'pipe' | 'ignore'; reject: false }>;
+  /** Undefined when the process could not be started at all. */
+  readonly pgid: number | undefined;
+  /** Whether its stdin is a pipe the caller may write the tool's input to. */
+  readonly takesInput: boolean;
+}
+
+export interface StartProcessOptions {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  /** Open a pipe to its stdin (the tool reads its input there); otherwise stdin is /dev/null. */
+  readonly input?: boolean;
+}
+
+// Groups still running: killed synchronously if this process exits without cleaning up.
+const liveGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pgid of liveGroups) killGroupNow(pgid);
+});
+
+/** Forgets a group once it is confirmed dead (the exit hook above no longer needs to kill it). */
+export function forgetGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+}
+
+/**
+ * Starts a tool (argv array, never a shell) in its own process group, so one signal reaches every
+ * helper it starts. Its life cycle is the caller's: runProcess supervises it, warm-spares keeps it
+ * waiting for its input; if this process exits first, the group is killed.
+ */
+export function startProcess(
+  file: string,
+  args: readonly string[],
+  options: StartProcessOptions,
+): StartedProcess {
+  const child = execa(file, [...args], {
+    detached: true,
+    cleanup: false, // the group's life cycle is ours, not execa's
+    stdin: options.input ? 'pipe' : 'ignore',
+    reject: false,
+    shell: false,
+    env: options.env,
+    extendEnv: options.env === undefined,
+    cwd: options.cwd,
+    maxBuffer: 4_000_000,
+  });
+  // A tool that exits without reading its input must not crash the worker with EPIPE.
+  child.stdin?.on('error', () => {});
+  const pgid = child.pid;
+  if (pgid !== undefined) liveGroups.add(pgid);
+  return { child, pgid, takesInput: options.input === true };
+}
+
+/** Ends a process that was given no work (it holds no output): SIGKILL to its group at once. */
+export function standDown(pgid: number): void {
+  killGroupNow(pgid);
+  forgetGroup(pgid);
+}
