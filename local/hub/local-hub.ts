@@ -125,8 +125,10 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     capacity = startCapacityController({ ledger, pool: workers, log: options.log }, options.capacity);
     const lambdas = options.lambdaLimits === false ? undefined : startLambdas(stack, config, options);
     // Warm what every run calls, so its steps do not wait for a container's start; Drain and
-    // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda.
-    await lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']);
+    // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda. Not awaited:
+    // the first upload and its execution's start overlap the containers' start, and a step that
+    // comes first waits for its own container (lambda-pool.ts); stop() ends them either way.
+    void lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']);
     const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
       lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
     const executions = createLocalExecutions({

@@ -26,6 +26,7 @@ export interface LambdaPool {
   /**
    * Starts one container of each of these functions (default: all) ahead of its first invocation
    * (provisioned concurrency); the others start cold on their first invocation, as on Lambda.
+   * Resolves once they are up; an invocation meanwhile waits for its function's container.
    */
   prewarm(functions?: readonly string[]): Promise<void>;
   stop(): Promise<void>;
@@ -170,13 +171,13 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
         Object.entries(options.limits)
           .filter(([fn]) => functions === undefined || functions.includes(fn))
           .map(async ([fn, limits]) => {
+            // In the pool while it starts: an invocation that comes meanwhile waits for this
+            // container instead of starting a second one beside it.
             const container = spawn(fn, limits);
-            await container.ready.catch(() => {});
-            if (!container.dead) {
-              const pool = idle.get(fn) ?? [];
-              idle.set(fn, pool);
-              pool.push(container);
-            }
+            const pool = idle.get(fn) ?? [];
+            idle.set(fn, pool);
+            pool.push(container);
+            await container.ready.catch(() => {}); // a container that fails is dead: never taken
           }),
       );
     },
