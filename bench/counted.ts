@@ -55,6 +55,7 @@ export async function countedRun(raster: BenchRaster, workers: number): Promise<
       },
     });
     while (ready < workers) await new Promise((r) => setTimeout(r, 20));
+    await hub.warm;
     const stackPids = hub.stack.pids.flatMap((pid) => [pid, ...descendants(pid)]);
     const stackCpu0 = totalCpu(stackPids);
     const workerCpu0 = totalCpu(pool.pids());

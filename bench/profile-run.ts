@@ -54,6 +54,7 @@ async function profileOnce(path: string) {
   });
   try {
     while (ready < workers) await sleep(20);
+    await hub.warm;
     const t0 = performance.now();
     const started = await hub.upload(path, { name: 'bench.tif' });
     if (started.outcome !== 'started')

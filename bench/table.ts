@@ -4,6 +4,7 @@ import type { CountedRun } from './counted.js';
 import type { OverheadFigures } from './overhead.js';
 import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
 import type { SplitBundleResult } from './split-bundle.js';
+import { crossover } from './support/crossover.js';
 import type { machine } from './support/machine.js';
 import type { pricePer1000 } from './support/price.js';
 import { type Spread, showSpread } from './support/stats.js';
@@ -59,6 +60,21 @@ const DYNAMO_WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItem
 const cancelCell = (c: CancelFigures) =>
   `${c.groupDeadMs.median} / ${c.partGoneMs.median} / ${c.claimReleasedMs.median} ms (group dead ${c.groupDeadMs.min}–${c.groupDeadMs.max})`;
 
+/** `geohub run` with its start-up against the raw tool at two job sizes of one raster. */
+function crossoverRow(small: OverheadFigures, large: OverheadFigures, w: number): string {
+  const size = (o: OverheadFigures) => ({
+    tiles: o.tiles,
+    withStartupSeconds: o.geohub.withStartup.median,
+    rawSeconds: o.rawDefault.median,
+  });
+  const c = crossover(size(small), size(large), 0.8);
+  const from =
+    c.fromTiles === undefined
+      ? 'never (geohub is not faster per sub-tile)'
+      : `from about ${c.fromTiles.toLocaleString('en-US')} sub-tiles`;
+  return `| \`geohub run\` with its start-up against \`xargs -P ${w} gdalwarp\`, by job size (a line through the two sizes above) | ×${small.ratios.includingStartup} at ${small.tiles} sub-tiles, ×${large.ratios.includingStartup} at ${large.tiles}: ${c.fixedSeconds} s fixed (start-up, stop, copy) + ${c.perThousandSeconds} s per 1,000 sub-tiles, against ${c.rawPerThousandSeconds} s per 1,000 for the raw tool; ≤ 0.8 ${from} | ≤ 0.8 |`;
+}
+
 export function benchTable(r: BenchResults): string {
   const m = r.machine;
   const w = r.workers;
@@ -73,7 +89,7 @@ export function benchTable(r: BenchResults): string {
     rows.push(
       `| *the rows down to the bytes per tile: measured apart (\`--only overhead\`, ${ov.at.slice(0, 16).replace('T', ' ')} UTC${ov.load ? `, load average ${ov.load.median} (${ov.load.min}–${ov.load.max})` : ''})* | | |`,
     );
-  for (const o of r.overhead) {
+  for (const [i, o] of r.overhead.entries()) {
     const x = o.ratios;
     rows.push(
       `| **${o.raster}**: ${o.tiles} sub-tiles at zoom ${o.zoom}, \`geohub\` (upload → split → workers → finalize) | ${showSpread(o.geohub.run)} without start-up (stack up, workers polling); \`geohub run\` from command to exit ${showSpread(o.geohub.withStartup)}${o.geohub.startup ? ` (the in-process hub, run from the TypeScript sources: start until every worker polls ${showSpread(o.geohub.startup)}, stop ${showSpread(o.geohub.stop!)})` : ''}; ${o.geohub.toolRuns} tool processes | |`,
@@ -82,6 +98,8 @@ export function benchTable(r: BenchResults): string {
       `| \`gdal2tiles.py --xyz -z ${o.zoom} --processes=${w}\` (PNG, ${o.gdal2tiles.tiles} tiles) | ${showSpread(o.gdal2tiles)}: geohub **×${x.vsGdal2tiles}** without start-up | ≤ 1.5 |`,
       `| bytes per tile: per-tile gdalwarp (256×8 strips, DEFLATE) → geohub (one 256×256 block, DEFLATE + predictor) | ${o.bytesPerTile.before} → ${o.bytesPerTile.after} (${Math.round((o.bytesPerTile.after / o.bytesPerTile.before - 1) * 100)} %) | smaller |`,
     );
+    const smaller = r.overhead.slice(0, i).find((p) => p.raster === o.raster && p.tiles < o.tiles);
+    if (smaller) rows.push(crossoverRow(smaller, o, w));
   }
   const c = r.counted;
   const cost = r.cost;

@@ -75,6 +75,8 @@ export interface LocalHub {
   readonly pool: WorkerPool;
   /** Which capacity new workers start on, and why (the runs' interruption rate vs break-even). */
   readonly capacity: CapacityController;
+  /** Resolves once the Lambda containers warmed at start are up (a run need not wait for it). */
+  readonly warm: Promise<void>;
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
   upload(
     file: string,
@@ -128,7 +130,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda. Not awaited:
     // the first upload and its execution's start overlap the containers' start, and a step that
     // comes first waits for its own container (lambda-pool.ts); stop() ends them either way.
-    void lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']);
+    const warm = lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']) ?? Promise.resolve();
     const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
       lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
     const executions = createLocalExecutions({
@@ -176,6 +178,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       executions,
       pool: workers,
       capacity,
+      warm,
       async upload(file, uploadOptions = {}) {
         const key = incomingKey(uploadOptions.name ?? basename(file));
         const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
