@@ -57,7 +57,11 @@ function launch(home: string, cwd: string, port: number): ChildProcess {
  * DynamoDB Local on a loopback port. It binds a port we pick, so another process may take it
  * first: we retry on a new port until DynamoDB itself — not whatever holds the port — answers.
  */
-export async function startDynamo(dataDir: string, keyId: string): Promise<StartedEmulator> {
+export async function startDynamo(
+  dataDir: string,
+  keyId: string,
+  signal?: AbortSignal,
+): Promise<StartedEmulator> {
   const home = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
   // DynamoDB Local writes a metadata file into its working directory: keep it in the stack's scratch.
   const cwd = join(dataDir, 'dynamodb');
@@ -67,6 +71,7 @@ export async function startDynamo(dataDir: string, keyId: string): Promise<Start
   // given until the deadline (a loaded machine starts it slowly).
   const deadline = Date.now() + START_MS;
   for (let attempt = 1; attempt <= ATTEMPTS && Date.now() < deadline; attempt += 1) {
+    signal?.throwIfAborted();
     const port = await candidatePort();
     const java = launch(home, cwd, port);
     let exited = false;
@@ -77,12 +82,16 @@ export async function startDynamo(dataDir: string, keyId: string): Promise<Start
       exited = true;
       lastProblem = `java: ${error.message}`;
     });
-    while (!exited && Date.now() < deadline) {
+    while (!exited && Date.now() < deadline && !signal?.aborted) {
       if (await answersAsDynamoDb(`http://127.0.0.1:${port}/`, keyId)) {
         java.once('exit', () => process.exit(1)); // without its Java server this wrapper has no reason to live
         return { port, stop: () => stopJava(java) };
       }
       await new Promise((r) => setTimeout(r, 200));
+    }
+    if (signal?.aborted) {
+      await stopJava(java);
+      signal.throwIfAborted();
     }
     if (!exited) {
       lastProblem = `no DynamoDB answer on port ${port} within ${START_MS / 1000} s`;

@@ -23,9 +23,14 @@ async function main(): Promise<void> {
   const dataDir = process.argv[3] ?? '';
   if (!EMULATOR_KINDS.includes(kind)) throw new Error(`unknown emulator kind ${String(kind)}`);
   const credentials = credentialsFromEnv(process.env);
+  // A parent that dies while this one starts (DynamoDB Local's JVM may take long on a loaded
+  // machine) ends the start too: the s3rver stand-in removes the data directory as it goes, and a
+  // JVM without its temporary directory never answers, so the wait would last the whole deadline.
+  const parentGone = new AbortController();
+  process.once('disconnect', () => parentGone.abort());
   const started =
     kind === 'dynamodb'
-      ? await startDynamo(dataDir, credentials.accessKeyId)
+      ? await startDynamo(dataDir, credentials.accessKeyId, parentGone.signal)
       : kind === 's3rver'
         ? await startS3(dataDir, credentials, (record) => send({ type: 's3-event', record }))
         : await startSqs(credentials.accessKeyId);

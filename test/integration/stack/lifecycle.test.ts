@@ -7,7 +7,7 @@ import { descendants, isAlive, processTable } from '../../../lib/process/process
 import { nodeEntry } from '../../../local/node-entry.js';
 import { readResources } from '../../../local/stack/resources.js';
 import { LOCAL_ACCOUNT, LOCAL_REGION, LOCAL_STAGE, startLocalStack } from '../../../local/stack/stack.js';
-import { suiteProcesses } from '../../support/marked-processes.js';
+import { processMark, suiteProcesses } from '../../support/marked-processes.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { waitUntil } from '../../support/wait-until.js';
 
@@ -79,6 +79,21 @@ describe('the local stack leaves nothing running', () => {
       expect(tree.length).toBeGreaterThanOrEqual(4);
       parent.kill('SIGKILL');
       expect(await waitUntil(() => tree.every((pid) => !isAlive(pid)), 15_000)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  it('a parent killed with SIGKILL while DynamoDB Local still starts leaves nothing behind either', async () => {
+    const mark = processMark();
+    const entry = nodeEntry(new URL('../../support/start-stack-main.ts', import.meta.url));
+    const parent = spawn(process.execPath, entry, { stdio: 'ignore', env: { ...process.env, ...mark.env } });
+    try {
+      // Killed as soon as its Java exists: long before DynamoDB Local answers.
+      expect(await waitUntil(() => mark.live().some((p) => / java /.test(p)), 30_000, 10)).toBe(true);
+      parent.kill('SIGKILL');
+      // Before the fix the DynamoDB stand-in waited out its 150 s start deadline.
+      expect(await waitUntil(() => mark.live().length === 0, 15_000)).toBe(true);
     } finally {
       parent.kill('SIGKILL');
     }
