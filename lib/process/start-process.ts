@@ -6,8 +6,6 @@ export interface StartedProcess {
   readonly child: ResultPromise<{ stdin: 'pipe' | 'ignore'; reject: false }>;
   /** Undefined when the process could not be started at all. */
   readonly pgid: number | undefined;
-  /** Whether its stdin is a pipe the caller may write the tool's input to. */
-  readonly takesInput: boolean;
 }
 
 export interface StartProcessOptions {
@@ -53,7 +51,7 @@ export function startProcess(
   child.stdin?.on('error', () => {});
   const pgid = child.pid;
   if (pgid !== undefined) liveGroups.add(pgid);
-  return { child, pgid, takesInput: options.input === true };
+  return { child, pgid };
 }
 
 /** Ends a process that was given no work (it holds no output): SIGKILL to its group at once. */
