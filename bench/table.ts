@@ -87,7 +87,7 @@ export function benchTable(r: BenchResults): string {
   const ov = r.overheadRun;
   if (ov && r.overhead.length > 0)
     rows.push(
-      `| *the rows down to the bytes per tile: measured apart (\`--only overhead\`, ${ov.at.slice(0, 16).replace('T', ' ')} UTC${ov.load ? `, load average ${ov.load.median} (${ov.load.min}–${ov.load.max})` : ''})* | | |`,
+      `| *the rows down to the last "by job size": measured apart (\`--only overhead\`, ${ov.at.slice(0, 16).replace('T', ' ')} UTC${ov.load ? `, load average ${ov.load.median} (${ov.load.min}–${ov.load.max})` : ''})* | | |`,
     );
   for (const [i, o] of r.overhead.entries()) {
     const x = o.ratios;
