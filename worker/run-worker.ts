@@ -104,8 +104,10 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   scratchDir: wc.scratchDir,
                   toolTimeoutMs: wc.toolTimeoutMs,
                   killGraceMs: wc.killGraceMs,
-                  // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs).
-                  toolEnv: { ...toolEnv, ...sources.toolEnv(run) },
+                  // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs),
+                  // and the run named: a metatile engine's spec comes on its stdin, so its
+                  // command line no longer says which run it works for; its environment does.
+                  toolEnv: { ...toolEnv, ...sources.toolEnv(run), GEOHUB_RUN_ID: run.runId },
                   metatileEngine,
                   spares,
                   onToolStart: (file, pid, started) => {

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { processTable } from '../../lib/process/process-table.js';
 import { launchChromium } from './browser.js';
+import { hasEnvEntry } from './marked-processes.js';
 import { type Box, decodePng } from './screenshot-pixels.js';
 import { tempDir } from './temp-dir.js';
 import { startUp, type UpSession } from './up-session.js';
@@ -150,9 +151,13 @@ export class PageSession {
 }
 
 /** The warp processes of a run (per-tile gdalwarp or the metatile engine), zombies aside. */
+/** The run's GDAL tools: a per-tile gdalwarp names the run in its paths, the metatile engine in its environment. */
 export const gdalwarpsOf = (runId: string) =>
   processTable().filter(
-    (p) => p.state !== 'Z' && /^(gdalwarp|gdal-metatile)$/.test(p.command) && p.args.includes(runId),
+    (p) =>
+      p.state !== 'Z' &&
+      /^(gdalwarp|gdal-metatile)$/.test(p.command) &&
+      (p.args.includes(runId) || hasEnvEntry(p.pid, `GEOHUB_RUN_ID=${runId}`)),
   );
 
 /** Registers the file's beforeAll/afterAll; the session's fields are set once beforeAll ran. */
