@@ -14,6 +14,15 @@ import { credentialsFromEnv } from './local-credentials.js';
 import { startS3 } from './s3-emulator.js';
 import { startSqs } from './sqs-emulator.js';
 
+// Files may still appear in the data directory while it is removed (a JVM that is being stopped):
+// a removal that meets one tries again instead of failing and leaving the directory behind.
+const removeDataDir = (dataDir: string) =>
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+
+/** Set once the parent is gone (its IPC channel closed), from the first moment of the start. */
+const parentGone = new AbortController();
+process.once('disconnect', () => parentGone.abort());
+
 function send(message: EmulatorMessage): void {
   if (process.connected) process.send?.(message);
 }
@@ -26,8 +35,7 @@ async function main(): Promise<void> {
   // A parent that dies while this one starts (DynamoDB Local's JVM may take long on a loaded
   // machine) ends the start too: the s3rver stand-in removes the data directory as it goes, and a
   // JVM without its temporary directory never answers, so the wait would last the whole deadline.
-  const parentGone = new AbortController();
-  process.once('disconnect', () => parentGone.abort());
+  // The start abandoned, the data directory goes too (see the catch below).
   const started =
     kind === 'dynamodb'
       ? await startDynamo(dataDir, credentials.accessKeyId, parentGone.signal)
@@ -40,7 +48,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await Promise.race([started.stop(), new Promise((r) => setTimeout(r, 5_000))]);
-    if (kind === 's3rver') rmSync(dataDir, { recursive: true, force: true });
+    if (kind === 's3rver') removeDataDir(dataDir);
     process.exit(code);
   };
   process.on('disconnect', () => void stop(0));
@@ -51,6 +59,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Nobody is left to remove the stack's data directory if the parent went during the start
+  // (the s3rver stand-in may have removed it before this one's JVM stopped writing in it).
+  if (parentGone.signal.aborted && process.argv[3]) removeDataDir(process.argv[3]);
   send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 });
