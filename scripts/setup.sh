@@ -28,3 +28,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 npm run --silent build
+
+# DynamoDB Local's class-data archive, once per JVM (local/stack/prepare-class-archive.ts): every
+# local stack's Java then starts on mapped classes. Never fails the setup: without it, only slower.
+node dist/local/stack/prepare-class-archive-main.js

@@ -1,56 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { dynamoHome, readyClassArchive } from './dynamodb-class-archive.js';
+import { dynamoJavaCommand } from './dynamodb-java.js';
 import type { StartedEmulator } from './emulator-protocol.js';
+import { freePort } from './free-port.js';
 import { answersAsDynamoDb } from './service-probe.js';
 
-const require = createRequire(import.meta.url);
-const SETPRIV = '/usr/bin/setpriv';
 const ATTEMPTS = 5;
 /** The whole start-up, retries included (under the stack's own start timeout). */
 const START_MS = 150_000;
 
-/** A port free right now. Java cannot report the port it bound, so the bind is checked after. */
-async function candidatePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-function launch(home: string, cwd: string, port: number): ChildProcess {
-  const java = [
-    'java',
-    // C1 only: a local stack lives for a run or a session, too short for C2's optimising
-    // compiles to pay back. They cost DynamoDB Local about 1 CPU-s per small run on 2 cores
-    // (2.0 → 0.9 CPU-s over a 256-sub-tile run, bench/profile-run.ts), and start-up too.
-    '-XX:TieredStopAtLevel=1',
-    // Its SQLite library is copied to a temporary file at start (sqlite-392-…-libsqlite4java.so),
-    // in /tmp whatever TMPDIR says, and left there when Java is killed: keep it in the stack's
-    // scratch, which goes with the stack.
-    `-Djava.io.tmpdir=${cwd}`,
-    `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    join(home, 'DynamoDBLocal.jar'),
-    // Never -sharedDb: without it DynamoDB Local keeps one database per access key id, and the
-    // per-start key id is what keeps another local user out of the ledger (docs/architecture.md).
-    '-inMemory',
-    '-port',
-    String(port),
-    '-disableTelemetry',
-  ];
-  // Java dies with this wrapper whatever kills it (SIGKILL included): the kernel's parent-death
-  // signal, set by util-linux's setpriv before it execs Java.
-  const [command, ...args] = existsSync(SETPRIV) ? [SETPRIV, '--pdeathsig', 'KILL', ...java] : java;
-  return spawn(command!, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+function launch(home: string, scratch: string, port: number): ChildProcess {
+  const [command, ...args] = dynamoJavaCommand({ home, port, scratch, classes: readyClassArchive(home) });
+  return spawn(command, args, { cwd: scratch, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /**
@@ -62,7 +25,7 @@ export async function startDynamo(
   keyId: string,
   signal?: AbortSignal,
 ): Promise<StartedEmulator> {
-  const home = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const home = dynamoHome();
   // DynamoDB Local writes a metadata file into its working directory: keep it in the stack's scratch.
   const cwd = join(dataDir, 'dynamodb');
   mkdirSync(cwd, { recursive: true });
@@ -72,7 +35,7 @@ export async function startDynamo(
   const deadline = Date.now() + START_MS;
   for (let attempt = 1; attempt <= ATTEMPTS && Date.now() < deadline; attempt += 1) {
     signal?.throwIfAborted();
-    const port = await candidatePort();
+    const port = await freePort();
     const java = launch(home, cwd, port);
     let exited = false;
     java.once('exit', () => {
@@ -87,7 +50,7 @@ export async function startDynamo(
         java.once('exit', () => process.exit(1)); // without its Java server this wrapper has no reason to live
         return { port, stop: () => stopJava(java) };
       }
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 100));
     }
     if (signal?.aborted) {
       await stopJava(java);

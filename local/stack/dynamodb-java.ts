@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SETPRIV = '/usr/bin/setpriv';
+
+export interface DynamoJavaOptions {
+  /** amplify-dynamodb-simulator's emulator directory (DynamoDBLocal.jar, DynamoDBLocal_lib). */
+  readonly home: string;
+  readonly port: number;
+  /** Working directory's scratch: Java's temporary directory. */
+  readonly scratch: string;
+  /** Class-data sharing: map this archive (with its jar), or write one at exit. */
+  readonly classes?: { readonly jar: string } & ({ readonly archive: string } | { readonly dumpTo: string });
+}
+
+/** The command that runs DynamoDB Local: Java, behind setpriv so that Java dies with its parent. */
+export function dynamoJavaCommand(options: DynamoJavaOptions): [string, ...string[]] {
+  const { classes } = options;
+  const java = [
+    'java',
+    // C1 only: a local stack lives for a run or a session, too short for C2's optimising
+    // compiles to pay back. They cost DynamoDB Local about 1 CPU-s per small run on 2 cores
+    // (2.0 → 0.9 CPU-s over a 256-sub-tile run, bench/profile-run.ts), and start-up too.
+    '-XX:TieredStopAtLevel=1',
+    // Class-data sharing (dynamodb-class-archive.ts): the classes of a previous start mapped
+    // rather than loaded and verified again. An archive that does not fit this JVM is ignored
+    // (-Xshare:auto, the default) and said nowhere: the start is only slower.
+    ...(classes
+      ? [
+          'archive' in classes
+            ? `-XX:SharedArchiveFile=${classes.archive}`
+            : `-XX:ArchiveClassesAtExit=${classes.dumpTo}`,
+          // Its warnings (old class files it cannot archive) are no one's business.
+          '-Xlog:cds=off',
+          '-Xlog:cds+dynamic=off',
+        ]
+      : []),
+    // Its SQLite library is copied to a temporary file at start (sqlite-392-…-libsqlite4java.so),
+    // in /tmp whatever TMPDIR says, and left there when Java is killed: keep it in the stack's
+    // scratch, which goes with the stack.
+    `-Djava.io.tmpdir=${options.scratch}`,
+    `-Djava.library.path=${join(options.home, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    classes?.jar ?? join(options.home, 'DynamoDBLocal.jar'),
+    // Never -sharedDb: without it DynamoDB Local keeps one database per access key id, and the
+    // per-start key id is what keeps another local user out of the ledger (docs/architecture.md).
+    '-inMemory',
+    '-port',
+    String(options.port),
+    '-disableTelemetry',
+  ];
+  // Java dies with its parent whatever kills it (SIGKILL included): the kernel's parent-death
+  // signal, set by util-linux's setpriv before it execs Java.
+  return existsSync(SETPRIV) ? [SETPRIV, '--pdeathsig', 'KILL', ...java] : (java as [string, ...string[]]);
+}
