@@ -19,21 +19,18 @@ const tasks: Record<string, () => Promise<Task>> = {
 };
 
 const port = parentPort!;
-const data = workerData as { fn: string; env?: NodeJS.ProcessEnv; countRequests: boolean };
-const load = tasks[data.fn];
-if (!load) throw new Error(`no local function ${data.fn}`);
-// The code first: a pool started before its stack sends the environment once the stack is up.
-const makeTask = await load();
-const env =
-  data.env ??
-  (await new Promise<NodeJS.ProcessEnv>((resolve) =>
-    port.once('message', (m: { env: NodeJS.ProcessEnv }) => resolve(m.env)),
-  ));
+const { fn, env, countRequests } = workerData as {
+  fn: string;
+  env: NodeJS.ProcessEnv;
+  countRequests: boolean;
+};
 const deps = functionDeps(
   env,
-  data.countRequests ? (service, command) => port.postMessage({ request: [service, command] }) : undefined,
+  countRequests ? (service, command) => port.postMessage({ request: [service, command] }) : undefined,
 );
-const task = makeTask(deps);
+const load = tasks[fn];
+if (!load) throw new Error(`no local function ${fn}`);
+const task = (await load())(deps);
 
 port.on('message', async ({ id, event }: { id: number; event: unknown }) => {
   try {
