@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dynamoHome, readyClassArchive } from './dynamodb-class-archive.js';
-import { dynamoJavaCommand } from './dynamodb-java.js';
+import { dynamoJavaCommand, stopJava } from './dynamodb-java.js';
 import type { StartedEmulator } from './emulator-protocol.js';
 import { freePort } from './free-port.js';
 import { answersAsDynamoDb } from './service-probe.js';
@@ -64,14 +64,4 @@ export async function startDynamo(
     }
   }
   throw new Error(`DynamoDB Local did not start after ${ATTEMPTS} attempts (${lastProblem})`);
-}
-
-function stopJava(java: ChildProcess): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (java.exitCode !== null || java.signalCode !== null) return resolve();
-    java.removeAllListeners('exit');
-    java.once('exit', () => resolve());
-    java.kill('SIGTERM');
-    setTimeout(() => java.kill('SIGKILL'), 3_000).unref();
-  });
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -52,4 +53,19 @@ export function dynamoJavaCommand(options: DynamoJavaOptions): [string, ...strin
   // Java dies with its parent whatever kills it (SIGKILL included): the kernel's parent-death
   // signal, set by util-linux's setpriv before it execs Java.
   return existsSync(SETPRIV) ? [SETPRIV, '--pdeathsig', 'KILL', ...java] : (java as [string, ...string[]]);
+}
+
+/** SIGTERM, then SIGKILL if Java has not exited within `graceMs`; resolves once it has exited. */
+export function stopJava(java: ChildProcess, graceMs = 3_000): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (java.exitCode !== null || java.signalCode !== null) return resolve();
+    java.removeAllListeners('exit');
+    const timer = setTimeout(() => java.kill('SIGKILL'), graceMs);
+    timer.unref();
+    java.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    java.kill('SIGTERM');
+  });
 }

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClassArchive, classArchiveFor, defaultCacheRoot } from './dynamodb-class-archive.js';
-import { dynamoJavaCommand } from './dynamodb-java.js';
+import { dynamoJavaCommand, stopJava } from './dynamodb-java.js';
 import { freePort } from './free-port.js';
 import { copyJarWithoutDirectories } from './jar-without-dot.js';
 import { answersAsDynamoDb } from './service-probe.js';
@@ -48,7 +48,6 @@ async function train(home: string, jar: string, dumpTo: string, scratch: string)
   const port = await freePort();
   const [command, ...args] = dynamoJavaCommand({ home, port, scratch, classes: { jar, dumpTo } });
   const java = spawn(command, args, { cwd: scratch, stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
   try {
     const deadline = Date.now() + START_MS;
     while (!(await answersAsDynamoDb(`http://127.0.0.1:${port}/`, 'GHCDS'))) {
@@ -59,16 +58,8 @@ async function train(home: string, jar: string, dumpTo: string, scratch: string)
     }
   } finally {
     // The archive is written as Java exits on SIGTERM: give it the time to finish.
-    await stop(java, exited);
+    await stopJava(java, DUMP_MS);
   }
-}
-
-async function stop(java: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (java.exitCode !== null || java.signalCode !== null) return;
-  java.kill('SIGTERM');
-  const timer = setTimeout(() => java.kill('SIGKILL'), DUMP_MS);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Keeps the first of concurrent makers' files: a hard link fails where the file already is. */
