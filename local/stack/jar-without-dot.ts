@@ -1,5 +1,5 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { finished } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -76,11 +76,17 @@ export function rewriteClassPath(manifest: string, jarDir: string): string {
       .trim()
       .split(/\s+/)
       .filter((entry) => entry.endsWith('.jar'))
-      .map((entry) => (isAbsolute(entry) ? entry : join(jarDir, entry)));
+      .map((entry) => (isAbsolute(entry) ? entry : `${asUrlPath(jarDir)}/${entry}`));
     return `Class-Path: ${jars.join(' ')}`;
   });
   return `${edited.flatMap(fold).join('\r\n')}\r\n\r\n`;
 }
+
+/**
+ * A directory as the path of a Class-Path URL: entries are separated by spaces and decoded as
+ * URLs, so a project under "My Projects" would otherwise lose every library jar.
+ */
+const asUrlPath = (dir: string) => dir.replaceAll('%', '%25').replaceAll(' ', '%20');
 
 /** Lines of at most 72 bytes, continued with one space, never splitting a character. */
 function fold(line: string): string[] {

@@ -34,4 +34,13 @@ describe('rewriteClassPath', () => {
     expect(out).not.toContain('\uFFFD');
     expect(unfold(out)).toContain(`${dir}/DynamoDBLocal_lib/sqlite4java.jar`);
   });
+
+  it('escapes a space or a percent sign in the directory, which would split or garble a Class-Path entry', () => {
+    const out = unfold(rewriteClassPath(manifest, '/home/a user/100% geo'));
+    const classPath = out.split('\r\n').find((l) => l.startsWith('Class-Path: '))!;
+    expect(classPath.slice('Class-Path: '.length).split(' ')).toEqual([
+      '/home/a%20user/100%25%20geo/DynamoDBLocal_lib/Apache-HttpComponents-HttpClient-4.5.x.jar',
+      '/home/a%20user/100%25%20geo/DynamoDBLocal_lib/sqlite4java.jar',
+    ]);
+  });
 });
