@@ -3,6 +3,7 @@ import { lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import PQueue from 'p-queue';
 import { localTileHrefs, runOutputPrefix } from '../../lib/coordination/run-outputs.js';
 import { tilesPrefix } from '../../lib/model/ids.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
@@ -14,13 +15,26 @@ async function realDirectory(root: string, dir: string): Promise<void> {
   let current = root;
   for (const part of relative(root, dir).split(sep).filter(Boolean)) {
     current = join(current, part);
-    const s = await lstat(current).catch(() => undefined);
-    if (!s) await mkdir(current);
-    else if (s.isSymbolicLink() || !s.isDirectory()) {
+    let s = await lstat(current).catch(() => undefined);
+    if (!s) {
+      // Another download may create it between the lstat and the mkdir: then look again.
+      await mkdir(current).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      s = await lstat(current);
+    }
+    if (s.isSymbolicLink() || !s.isDirectory()) {
       throw new CliError(`refusing to write through ${current}: it is not a plain directory`);
     }
   }
 }
+
+/**
+ * Downloads in flight at once. Each one is mostly the SDK's and the local S3's per-request CPU,
+ * not bytes: one after the other, 1,056 tiles took 3.7–7.4 s on the bench machine, eight at a
+ * time 2.2–2.5 s; more did not help.
+ */
+const COPY_CONCURRENCY = 8;
 
 /**
  * Copies a run's outputs from the bucket into `dir`: its tiles as `z/x/y.tif`, and beside
@@ -38,22 +52,42 @@ export async function copyRunOutputs(store: ObjectStore, runId: string, dir: str
   await writeFile(join(root, OUTPUT_MARKER), `${JSON.stringify({ runId })}\n`, { flag: 'wx' });
   const staging = await mkdtemp(join(root, '.geohub-staging-'));
   let copied = 0;
+  let staged = 0;
   const copy = async (
     prefix: string,
     fetch: (key: string, staged: string) => Promise<void>,
     wanted: (name: string) => boolean = () => true,
   ) => {
-    for await (const object of store.list(prefix)) {
-      if (!wanted(object.key.slice(prefix.length))) continue;
-      const target = resolve(join(root, object.key.slice(prefix.length)));
-      if (!target.startsWith(root + sep))
-        throw new CliError(`refusing to write outside ${root}: ${object.key}`);
-      const staged = join(staging, String(copied));
-      await fetch(object.key, staged);
-      await realDirectory(root, resolve(target, '..'));
-      await rename(staged, target);
-      copied += 1;
+    // A few downloads at a time, and never more listed than twice that waiting: memory stays
+    // bounded however many tiles the run made. The first failure stops the copy.
+    const queue = new PQueue({ concurrency: COPY_CONCURRENCY });
+    let failure: { error: unknown } | undefined;
+    try {
+      for await (const object of store.list(prefix)) {
+        if (failure) break;
+        if (!wanted(object.key.slice(prefix.length))) continue;
+        const target = resolve(join(root, object.key.slice(prefix.length)));
+        if (!target.startsWith(root + sep))
+          throw new CliError(`refusing to write outside ${root}: ${object.key}`);
+        const path = join(staging, String(staged++));
+        queue
+          .add(async () => {
+            if (failure) return;
+            await fetch(object.key, path);
+            await realDirectory(root, resolve(target, '..'));
+            await rename(path, target);
+            copied += 1;
+          })
+          .catch((error: unknown) => {
+            failure ??= { error };
+          });
+        await queue.onSizeLessThan(COPY_CONCURRENCY * 2);
+      }
+    } finally {
+      // Nothing may still write into the staging directory when it is removed.
+      await queue.onIdle();
     }
+    if (failure) throw failure.error;
   };
   try {
     await copy(tilesPrefix(runId), async (key, staged) => {

@@ -1,0 +1,56 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runOutputPrefix } from '../../../../lib/coordination/run-outputs.js';
+import { tilesPrefix } from '../../../../lib/model/ids.js';
+import { copyRunOutputs } from '../../../../local/cli/copy-outputs.js';
+import { createMemoryStore } from '../../../support/memory-store.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+const RUN = 'r-0123456789abcdef0123';
+
+/** A run's tiles spread over few columns, so that concurrent downloads meet on every directory. */
+function storeWithTiles(count: number) {
+  const store = createMemoryStore();
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = `${tilesPrefix(RUN)}17/${1000 + (i % 3)}/${2000 + i}.tif`;
+    store.putBytes(key, Buffer.from(`tile ${i}`));
+    keys.push(key);
+  }
+  store.putBytes(`${runOutputPrefix(RUN)}summary.json`, Buffer.from('{"tiles":"../../tiles/x"}\n'));
+  return { store, keys };
+}
+
+describe('copyRunOutputs: several downloads at a time', () => {
+  it('copies every tile to z/x/y.tif, byte for byte, however the downloads interleave', async () => {
+    const out = tempDir('geohub-copy-');
+    const { store, keys } = storeWithTiles(300);
+    const copied = await copyRunOutputs(store, RUN, out);
+    expect(copied).toBe(301);
+    for (const [i, key] of keys.entries()) {
+      const path = join(out, key.slice(tilesPrefix(RUN).length));
+      expect(readFileSync(path, 'utf8')).toBe(`tile ${i}`);
+    }
+    expect(readdirSync(join(out, '17')).sort()).toEqual(['1000', '1001', '1002']);
+    expect(existsSync(join(out, 'summary.json'))).toBe(true);
+    // The staging directory is gone; only the outputs and the marker are left.
+    expect(readdirSync(out).sort()).toEqual(['.geohub-output.json', '17', 'summary.json']);
+  });
+
+  it('stops at the first failed download, waits for the others, and leaves no staging directory', async () => {
+    const out = tempDir('geohub-copy-');
+    const { store } = storeWithTiles(200);
+    const download = store.download.bind(store);
+    let calls = 0;
+    store.download = async (key, path, options) => {
+      calls += 1;
+      if (calls === 40) throw new Error('connection reset');
+      return download(key, path, options);
+    };
+    await expect(copyRunOutputs(store, RUN, out)).rejects.toThrow('connection reset');
+    // Stopped: at most what was in flight or queued behind the failure was still asked for.
+    expect(calls).toBeLessThan(40 + 3 * 8);
+    expect(readdirSync(out).filter((n) => n.startsWith('.geohub-staging-'))).toEqual([]);
+  });
+});
