@@ -5,9 +5,9 @@ import type { RunRecord, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
+import type { EnginePool } from '../lib/process/engine-pool.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { runProcess } from '../lib/process/run-process.js';
-import type { WarmSpares } from '../lib/process/warm-spares.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
@@ -25,8 +25,11 @@ export interface ProcessTileDeps {
   readonly toolEnv: Readonly<Record<string, string | undefined>>;
   /** The metatile engine (metatile-command.ts): interpreter and script. */
   readonly metatileEngine: { readonly file: string; readonly args: readonly string[] };
-  /** Tools that read their input on stdin are started one ahead (the worker's; tests may omit it). */
-  readonly spares?: WarmSpares;
+  /**
+   * Tools that read their input on stdin (the metatile engine) serve one request after another
+   * on a long-lived engine (the worker's; tests may omit it: one process per request then).
+   */
+  readonly engines?: EnginePool;
   /** Called once per tool invocation with the sub-tiles it works on (counts tool work in tests and benchmarks). */
   readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[]) => void;
 }
@@ -46,21 +49,15 @@ export function toolRunner(
   return {
     run: (file, args, options = {}) => {
       signal.throwIfAborted();
-      // A tool that reads its input on stdin can be taken warm; it runs in the scratch root (its
-      // paths are absolute), as the spare could not know this attempt's work directory.
-      const warm = options.input !== undefined && deps.spares !== undefined;
-      return runProcess(file, args, {
-        signal,
-        timeoutMs: deps.toolTimeoutMs,
-        graceMs: deps.killGraceMs,
-        env: deps.toolEnv,
-        cwd: warm ? deps.scratchDir : work,
-        input: options.input,
-        started: warm
-          ? deps.spares!.take({ file, args, env: deps.toolEnv, cwd: deps.scratchDir })
-          : undefined,
-        onSpawn: (pid) => deps.onToolStart?.(file, pid, options.tiles ?? tiles),
-      });
+      const onSpawn = (pid: number) => deps.onToolStart?.(file, pid, options.tiles ?? tiles);
+      const limits = { signal, timeoutMs: deps.toolTimeoutMs, graceMs: deps.killGraceMs, onSpawn };
+      // An engine runs in the scratch root (its paths are absolute): it serves other attempts,
+      // whose work directories it cannot know.
+      if (options.input !== undefined && deps.engines) {
+        const spec = { file, args, env: deps.toolEnv, cwd: deps.scratchDir };
+        return deps.engines.run(spec, options.input, limits);
+      }
+      return runProcess(file, args, { ...limits, env: deps.toolEnv, cwd: work, input: options.input });
     },
   };
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createAdapters } from '../lib/adapters/create-adapters.js';
 import { loadConfig } from '../lib/config/config.js';
 import { createLogger } from '../lib/log/logger.js';
-import { createWarmSpares } from '../lib/process/warm-spares.js';
+import { createEnginePool } from '../lib/process/engine-pool.js';
 import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
@@ -72,7 +72,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
 
   const toolEnv = gdalEnv(config, proc.env);
   const metatileEngine = metatileCommand(wc.gdalPython);
-  const spares = createWarmSpares();
+  const engines = createEnginePool();
   const deletes = batchedDeletes(queue, log, Math.floor(wc.leaseMs / 3));
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
@@ -109,7 +109,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   // command line no longer says which run it works for; its environment does.
                   toolEnv: { ...toolEnv, ...sources.toolEnv(run), GEOHUB_RUN_ID: run.runId },
                   metatileEngine,
-                  spares,
+                  engines,
                   onToolStart: (file, pid, started) => {
                     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
                     for (const tile of started)
@@ -133,7 +133,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     await deletes.flush();
     if (wc.countRequests) log.info({ requests: Object.fromEntries(requests) }, 'aws requests');
     stop.dispose();
-    spares.close();
+    engines.close();
     await sources.dispose().catch(() => {});
     adapters.destroy();
   }

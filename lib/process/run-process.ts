@@ -1,6 +1,7 @@
-import { ToolCancelledError, ToolExitError, ToolStartError, ToolTimeoutError } from './errors.js';
-import { forgetGroup, type StartedProcess, standDown, startProcess } from './start-process.js';
-import { groupGone, terminateGroup } from './terminate-group.js';
+import { ToolExitError, ToolStartError } from './errors.js';
+import { watchGroup } from './group-watch.js';
+import { forgetGroup, startProcess } from './start-process.js';
+import { groupGone } from './terminate-group.js';
 
 export interface RunProcessOptions {
   /** Cancels the run for any reason (run cancelled, spot reclaim, breaker); the reason is kept. */
@@ -15,11 +16,6 @@ export interface RunProcessOptions {
   readonly onSpawn?: (pid: number) => void;
   /** Written to the tool's stdin, which is then closed (without it, stdin is /dev/null). */
   readonly input?: string;
-  /**
-   * The process to supervise instead of starting one: started earlier with this file, argv and
-   * environment, waiting for its input (warm-spares.ts). Its budget starts now.
-   */
-  readonly started?: StartedProcess;
 }
 
 export interface RunProcessResult {
@@ -28,7 +24,25 @@ export interface RunProcessResult {
   readonly durationMs: number;
 }
 
-const tail = (text: string, max = 600) => (text.length > max ? `…${text.slice(-max)}` : text).trim();
+/** A tool that ran and failed: how it ended, and the end of what it said. */
+export function toolExitError(
+  file: string,
+  exitCode: number | undefined,
+  signal: string | undefined,
+  stderr: string,
+): ToolExitError {
+  const how = signal ? `was killed by ${signal}` : `exited with ${exitCode}`;
+  return new ToolExitError(
+    `${file} ${how}: ${stderrTail(stderr) || '(no output)'}`,
+    exitCode,
+    signal,
+    stderr,
+  );
+}
+
+/** The end of a tool's stderr, for an error message: what it said last. */
+export const stderrTail = (text: string, max = 600) =>
+  (text.length > max ? `…${text.slice(-max)}` : text).trim();
 
 /**
  * Runs a tool (argv array, never a shell) in its own process group (start-process.ts). On timeout or
@@ -40,15 +54,13 @@ export async function runProcess(
   args: readonly string[],
   options: RunProcessOptions,
 ): Promise<RunProcessResult> {
-  if (options.signal?.aborted) {
-    // A process started for this run has nothing to do: it holds no output yet, so no grace.
-    if (options.started?.pgid !== undefined) standDown(options.started.pgid);
-    options.signal.throwIfAborted();
-  }
+  options.signal?.throwIfAborted();
   const started = Date.now();
-  const { child, pgid } =
-    options.started ??
-    startProcess(file, args, { env: options.env, cwd: options.cwd, input: options.input !== undefined });
+  const { child, pgid } = startProcess(file, args, {
+    env: options.env,
+    cwd: options.cwd,
+    input: options.input !== undefined,
+  });
   if (pgid === undefined) {
     const result = await child;
     throw new ToolStartError(`${file} could not be started: ${result.message ?? 'no pid'}`, {
@@ -58,59 +70,29 @@ export async function runProcess(
   options.onSpawn?.(pgid);
   if (options.input !== undefined) child.stdin?.end(options.input);
 
-  let stopping: { kind: 'timeout' } | { kind: 'cancel'; reason: unknown } | { kind: 'cleanup' } | undefined;
-  let termination: Promise<unknown> | undefined;
-  // A group that survives SIGKILL never lets the child settle: its error must end the wait.
-  let survived: (error: unknown) => void = () => {};
-  const unkillable = new Promise<never>((_, reject) => {
-    survived = reject;
-  });
-  unkillable.catch(() => {});
-  const stop = (why: NonNullable<typeof stopping>) => {
-    if (stopping) return;
-    stopping = why;
-    termination = terminateGroup(pgid, { graceMs: options.graceMs });
-    termination.catch(survived);
-  };
-  const timer = setTimeout(() => stop({ kind: 'timeout' }), options.timeoutMs);
-  const onAbort = () => stop({ kind: 'cancel', reason: options.signal?.reason });
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const watch = watchGroup(pgid, options);
   // Helpers left behind hold the output pipes open, so the result would never settle: when
   // the leader exits, whatever is left of its group is terminated.
   child.once('exit', () => {
-    if (!stopping && !groupGone(pgid)) stop({ kind: 'cleanup' });
+    if (!watch.stopping && !groupGone(pgid)) watch.stop('cleanup');
   });
 
   try {
-    const result = await Promise.race([child, unkillable]);
-    if (termination) await termination;
+    // A group that survives SIGKILL never lets the child settle: its error must end the wait.
+    const result = await Promise.race([child, watch.unkillable]);
+    await watch.settle(file);
     const durationMs = Date.now() - started;
-    if (stopping?.kind === 'timeout') {
-      throw new ToolTimeoutError(`${file} exceeded its budget of ${options.timeoutMs} ms and was terminated`);
-    }
-    if (stopping?.kind === 'cancel') {
-      throw new ToolCancelledError(`${file} was cancelled and terminated`, stopping.reason);
-    }
     if (result.failed) {
       if ((result as { code?: string }).code === 'ENOENT') {
         throw new ToolStartError(`${file} is not installed or not on PATH`, { cause: result });
       }
-      const stderr = String(result.stderr ?? '');
-      const how = result.signal ? `was killed by ${result.signal}` : `exited with ${result.exitCode}`;
-      throw new ToolExitError(
-        `${file} ${how}: ${tail(stderr) || '(no output)'}`,
-        result.exitCode,
-        result.signal,
-        stderr,
-      );
+      throw toolExitError(file, result.exitCode, result.signal, String(result.stderr ?? ''));
     }
     return { stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), durationMs };
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
     // Whatever threw above, the group is dead before we return: terminate it if it is not.
-    if (!stopping && !groupGone(pgid)) stop({ kind: 'cleanup' });
-    await termination;
+    if (!watch.stopping && !groupGone(pgid)) watch.stop('cleanup');
+    await watch.dispose();
     forgetGroup(pgid);
   }
 }

@@ -13,6 +13,11 @@ export interface StartProcessOptions {
   readonly cwd?: string;
   /** Open a pipe to its stdin (the tool reads its input there); otherwise stdin is /dev/null. */
   readonly input?: boolean;
+  /**
+   * Its output is read by the caller as it comes (a serving engine lives for many requests);
+   * otherwise it is buffered and given whole when the process exits.
+   */
+  readonly stream?: boolean;
 }
 
 // Groups still running: killed synchronously if this process exits without cleaning up.
@@ -28,8 +33,8 @@ export function forgetGroup(pgid: number): void {
 
 /**
  * Starts a tool (argv array, never a shell) in its own process group, so one signal reaches every
- * helper it starts. Its life cycle is the caller's: runProcess supervises it, warm-spares keeps it
- * waiting for its input; if this process exits first, the group is killed.
+ * helper it starts. Its life cycle is the caller's: runProcess supervises it, an engine pool keeps
+ * it serving requests (engine-pool.ts); if this process exits first, the group is killed.
  */
 export function startProcess(
   file: string,
@@ -46,6 +51,7 @@ export function startProcess(
     extendEnv: options.env === undefined,
     cwd: options.cwd,
     maxBuffer: 4_000_000,
+    buffer: !options.stream,
   });
   // A tool that exits without reading its input must not crash the worker with EPIPE.
   child.stdin?.on('error', () => {});

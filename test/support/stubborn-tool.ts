@@ -5,12 +5,16 @@ import { tempDir } from './temp-dir.js';
 
 /**
  * Shell lines that give a stand-in for the metatile engine's interpreter its spec as the last
- * argument, as the engine accepts it: the worker writes it to stdin (the engine may have been
- * started ahead of need, warm-spares.ts). Called as `<interpreter> warp-metatile.py`, with no spec
- * argument; a per-tile tool (stdin /dev/null) has its arguments already.
+ * argument, as the engine accepts it. The worker runs the engine as `<interpreter>
+ * warp-metatile.py --serve` and writes one spec a line (engine-pool.ts): the stand-in reads the
+ * first line and goes on as a one-request tool, which the worker accepts when it exits 0. Without
+ * `--serve` (no engine pool) the spec is all of stdin; a per-tile tool (stdin /dev/null) has its
+ * arguments already.
  */
 export const SPEC_AS_ARGUMENT = [
-  'if [ $# -le 1 ]; then spec=$(cat); [ -n "$spec" ] && set -- "$@" "$spec"; fi',
+  'if [ "$2" = "--serve" ]; then',
+  '  set -- "$1"; IFS= read -r spec; [ -n "$spec" ] && set -- "$@" "$spec"',
+  'elif [ $# -le 1 ]; then spec=$(cat); [ -n "$spec" ] && set -- "$@" "$spec"; fi',
 ];
 
 /**

@@ -5,10 +5,17 @@ more than a small tile's warp (docs/architecture.md#metatiles). The warp runs in
 with the very gdalwarp argv the per-tile path uses (GDALWarp is the same library function
 behind the utility), so a tile is the same whichever way it was made.
 
-Usage: warp-metatile.py < spec.json, or warp-metatile.py '<json spec>' (one argv element, never
-a shell line). Without an argument it imports GDAL first and then waits for the spec on stdin: the
-worker starts the next metatile's engine while the current one runs, so the interpreter's start
-and GDAL's import (about as long as a Byte metatile's warp) are off the critical path. Given no
+Usage: warp-metatile.py --serve, warp-metatile.py < spec.json, or warp-metatile.py '<json spec>'
+(one argv element, never a shell line).
+
+--serve: the worker's way. GDAL is imported once, then each line of stdin is one spec; when a
+spec's tiles are all written and closed, one line {"done": n} goes to stdout, and the next spec is
+read. End of file: exit 0. The interpreter's start and GDAL's import cost about as much CPU as a
+Byte metatile's warp (docs/architecture.md#metatiles), so one engine serves a worker's metatiles
+one after the other. Any error: its message on stderr and exit 1 (the worker starts a new engine
+for the next spec); a cancel kills the engine's process group.
+
+Without an argument it imports GDAL first and then reads one spec until end of file; given no
 spec (end of file at once) it exits 0 having done nothing. The spec:
   {"source": path, "warp": [gdalwarp options without -of, source or destination],
    "tileSize": 256, "tiles": [{"col": c, "row": r, "output": path}, ...]}
@@ -20,14 +27,23 @@ import json
 import sys
 
 
-def set_process_name():
-    # Seen as "gdal-metatile" in the process table, like the GDAL tools it replaces: the
-    # worker's start-up self-check recognises orphaned GDAL processes by that name.
+def set_process_name(name="gdal-metatile"):
+    # Seen as "gdal-metatile" in the process table while it works, like the GDAL tools it
+    # replaces: the worker's start-up self-check recognises orphaned GDAL processes by that name.
+    # Between specs it takes back the interpreter's name: it holds no output then.
     try:
         with open("/proc/self/comm", "w") as comm:
-            comm.write("gdal-metatile")
+            comm.write(name)
     except OSError:
         pass
+
+
+def process_name():
+    try:
+        with open("/proc/self/comm") as comm:
+            return comm.read().strip()
+    except OSError:
+        return "python3"
 
 
 def creation_options(gdal, data_type, tile_size):
@@ -58,19 +74,7 @@ def import_gdal():
     return gdal
 
 
-def main(argv):
-    if len(argv) > 2:
-        sys.stderr.write("usage: warp-metatile.py ['<json spec>'] (or the spec on stdin)\n")
-        return 2
-    gdal = None
-    if len(argv) == 2:
-        text = argv[1]
-    else:
-        gdal = import_gdal()
-        text = sys.stdin.read()
-        if not text.strip():
-            return 0  # stood down: no work was given
-    spec = json.loads(text)
+def warp_block(gdal, spec):
     set_process_name()
     # The outputs exist from the start, as gdalwarp's do: while the engine runs (or hangs, or
     # survives a kill), its partial output is visible to the worker's cleanup and self-check.
@@ -99,6 +103,42 @@ def main(argv):
         written = None
     block = None
     source = None
+    return gdal
+
+
+def serve():
+    gdal = import_gdal()
+    idle_name = process_name()
+    done = 0
+    while True:
+        line = sys.stdin.readline()  # one spec a line, read as soon as it arrives
+        if not line:
+            break
+        if not line.strip():
+            continue
+        warp_block(gdal, json.loads(line))
+        done += 1
+        set_process_name(idle_name)
+        sys.stdout.write(json.dumps({"done": done}) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+def main(argv):
+    if argv[1:] == ["--serve"]:
+        return serve()
+    if len(argv) > 2:
+        sys.stderr.write("usage: warp-metatile.py [--serve | '<json spec>'] (or the spec on stdin)\n")
+        return 2
+    gdal = None
+    if len(argv) == 2:
+        text = argv[1]
+    else:
+        gdal = import_gdal()
+        text = sys.stdin.read()
+        if not text.strip():
+            return 0  # stood down: no work was given
+    warp_block(gdal, json.loads(text))
     return 0
 
 

@@ -157,7 +157,8 @@ describe('a worker overlaps a metatile’s uploads and marker with the next meta
 async function waitForTools(worker: WorkerHandle, n: number): Promise<boolean> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (toolPids(worker).length >= n) return true;
+    // Tool work started, by sub-tile (one per metatile here): one engine serves both requests.
+    if (toolLines(worker).length >= n) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   return false;
