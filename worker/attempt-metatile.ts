@@ -1,5 +1,7 @@
+import { setMaxListeners } from 'node:events';
 import type { Release } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
+import { MAX_TILES_PER_MESSAGE } from '../lib/model/message.js';
 import type { Metatile } from '../lib/model/metatile.js';
 import type { RunRecord } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
@@ -26,6 +28,9 @@ export async function attemptMetatile(
   const heartbeat = startHeartbeat(deps, message, run.runId, deps.workerId, deps.leaseMs);
   const watch = watchRun(deps.ledger, run.runId, deps.runWatchMs);
   const signal = AbortSignal.any([deps.stop.cutoff, watch.signal, heartbeat.hold(metatile.id)]);
+  // Every request of the metatile listens to it: its uploads go out all at once (16 for a 4×4
+  // block), past Node's default of 10 listeners, which would print a leak warning per metatile.
+  setMaxListeners(4 * MAX_TILES_PER_MESSAGE, signal);
   const started = now();
   // Until a marker is written, the claim is given back.
   let release: Release | undefined = { state: 'QUEUED' };

@@ -47,6 +47,20 @@ describe('the worker processes sub-tiles for real', () => {
     expect(findFiles(worker.scratch, (n) => n.endsWith('.part'))).toEqual([]);
   });
 
+  it('a metatile of 16 sub-tiles uploads them at once without a listener-leak warning on stderr', async () => {
+    const fixture = await createFixture(config, clients);
+    const tiles = gdalTileCover(RGB, 10).slice(0, 16);
+    const run = await seedRun(fixture, [RGB], tiles);
+    await enqueueTiles(fixture, run.runId, run.tasks, 16);
+    const worker = spawnWorker(env, fixture.env);
+    workers.push(worker);
+    expect((await worker.exited).code).toBe(0);
+    const states = await tileStates(fixture.ledger, run.runId);
+    expect([...states.values()].map((t) => t.state)).toEqual(tiles.map(() => 'DONE'));
+    // All 16 requests listen to the metatile's one cancellation signal.
+    expect(worker.text.filter((line) => line.includes('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('fails a corrupt source terminally with a clear reason, and keeps serving the other run', async () => {
     const fixture = await createFixture(config, clients);
     const dir = tempDir('geohub-corrupt-');
