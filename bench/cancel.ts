@@ -33,14 +33,14 @@ function stubbornEngine(dir: string): string {
     [
       'import json, signal, sys, time',
       'signal.signal(signal.SIGTERM, signal.SIG_IGN)',
-      "for t in json.loads(sys.stdin.read())['tiles']:",
+      "for t in json.loads(sys.stdin.readline())['tiles']:",
       "    open(t['output'], 'w').write('partial')",
       'while True:',
       '    time.sleep(1)',
       '',
     ].join('\n'),
   );
-  // Called as `<interpreter> warp-metatile.py`, the spec on stdin: runs the stand-in instead.
+  // Called as `<interpreter> warp-metatile.py --serve`, one spec a line on stdin: runs the stand-in.
   const path = join(dir, 'stubborn-engine.sh');
   writeFileSync(path, `#!/bin/sh\nexec /usr/bin/python3 ${script}\n`);
   chmodSync(path, 0o755);

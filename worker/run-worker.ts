@@ -133,7 +133,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     await deletes.flush();
     if (wc.countRequests) log.info({ requests: Object.fromEntries(requests) }, 'aws requests');
     stop.dispose();
-    engines.close();
+    await engines.close();
     await sources.dispose().catch(() => {});
     adapters.destroy();
   }

@@ -8,7 +8,7 @@ import {
   startServingEngine,
 } from './serving-engine.js';
 import { forgetGroup, standDown } from './start-process.js';
-import { groupGone } from './terminate-group.js';
+import { groupGone, terminateGroup } from './terminate-group.js';
 
 export type { EngineSpec } from './serving-engine.js';
 
@@ -31,8 +31,11 @@ export interface EnginePool {
    * after a timeout or a cancel the engine's whole group is confirmed dead.
    */
   run(spec: EngineSpec, input: string, options: EngineRunOptions): Promise<RunProcessResult>;
-  /** Ends the waiting engine (SIGKILL: between requests it holds no output). */
-  close(): void;
+  /**
+   * Ends the waiting engine (SIGKILL: between requests it holds no output) and resolves once its
+   * group is dead: a worker that exits right after leaves no engine for anyone to find.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -101,10 +104,13 @@ export function createEnginePool(options: { requestsPerEngine?: number } = {}): 
         if (!kept) forgetGroup(pgid);
       }
     },
-    close() {
+    async close() {
       closed = true;
+      const pgid = idle?.engine.process.pgid;
       if (idle) retire(idle.engine);
       idle = undefined;
+      // SIGKILL is sent; confirm the death (a survivor is the self-check's to find, not ours).
+      if (pgid !== undefined) await terminateGroup(pgid, { graceMs: 0 }).catch(() => {});
     },
   };
 }

@@ -4,8 +4,8 @@ import { allManifestTiles } from '../../lib/manifest/walk-manifest.js';
 import { METATILES_IN_FLIGHT_PER_WORKER } from '../../lib/model/metatile.js';
 import type { RunCounters, TileRecord } from '../../lib/model/run.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
-import { descendants, isAlive } from '../../lib/process/process-table.js';
-import { groupGone } from '../../lib/process/terminate-group.js';
+import { descendants, isAlive, processTable } from '../../lib/process/process-table.js';
+import { isToolProcess } from '../../lib/process/tool-processes.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { FaultCounts } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
@@ -177,7 +177,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       noPartFiles: hub.pool
         .scratchDirs()
         .every((d) => findFiles(d, (n) => n.endsWith(PART_SUFFIX)).length === 0),
-      noOrphanedTools: toolGroups.every(groupGone),
+      // The run is over but the workers still run: a group still working (a GDAL-named process)
+      // is an orphan; a worker's engine waiting for its next metatile (`python3`) is not. After
+      // the stop, below, nothing of any tool group may be left at all.
+      noOrphanedTools: !processTable().some((p) => toolGroups.includes(p.pgid) && isToolProcess(p)),
       noSelfCheckRefusals: true,
       redoneWithinBound:
         redoneMetatiles <= METATILES_IN_FLIGHT_PER_WORKER * allKills &&
