@@ -8,6 +8,12 @@ export interface LedgerContext {
   readonly now: () => number;
   /** Runs one request with the bounded retry of transient failures. */
   retrying<T>(op: () => Promise<T>): Promise<T>;
+  /**
+   * The same, half as many attempts again: for a metatile's marker (or its failure record), which
+   * comes after the work and its uploads. Given up, it costs the whole metatile's work again;
+   * a claim given up costs nothing. Still well inside the claim's lease.
+   */
+  retryingAfterWork<T>(op: () => Promise<T>): Promise<T>;
 }
 
 export interface DynamoLedgerOptions {
@@ -21,5 +27,12 @@ export function ledgerContext(
   options: DynamoLedgerOptions = {},
 ): LedgerContext {
   const policy = options.retry ?? DEFAULT_RETRY;
-  return { db, table, now: options.now ?? Date.now, retrying: (op) => withRetry(op, policy) };
+  const afterWork = { ...policy, attempts: policy.attempts + Math.ceil(policy.attempts / 2) };
+  return {
+    db,
+    table,
+    now: options.now ?? Date.now,
+    retrying: (op) => withRetry(op, policy),
+    retryingAfterWork: (op) => withRetry(op, afterWork),
+  };
 }

@@ -40,6 +40,7 @@ export function markerOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'getMe
         metatile.id,
         { set: [assign({ ...set, updatedAt: iso() })], remove: [LEASE_FIELDS], condition: ownClaim(owner) },
         counts,
+        true,
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

@@ -13,7 +13,8 @@ export interface RetryPolicy {
 /**
  * On top of the SDK's own retries: DynamoDB does not retry a transaction cancelled by a
  * conflict, and under a hot partition its few quick attempts run out. Eight attempts with full
- * jitter spread racing workers apart over about five seconds at most.
+ * jitter spread racing workers apart over about five seconds at most; a marker, which follows the
+ * work, gets twelve (context.ts).
  */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 25, maxDelayMs: 1_500 };
 

@@ -18,11 +18,14 @@ export async function transition(
   metatileId: string,
   spec: UpdateSpec,
   counts: Counts = {},
+  /** The change records finished work (a marker, a failure): it is retried longer (context.ts). */
+  afterWork = false,
 ): Promise<void> {
+  const retrying = afterWork ? ctx.retryingAfterWork : ctx.retrying;
   const counted = Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== 0 && n !== undefined));
   const update = { TableName: ctx.table, Key: metatileKey(runId, metatileId), ...updateExpression(spec) };
   if (Object.keys(counted).length === 0) {
-    await ctx.retrying(() => ctx.db.send(new UpdateCommand(update)));
+    await retrying(() => ctx.db.send(new UpdateCommand(update)));
     return;
   }
   const command = new TransactWriteCommand({
@@ -38,5 +41,5 @@ export async function transition(
       },
     ],
   });
-  await ctx.retrying(() => ctx.db.send(command));
+  await retrying(() => ctx.db.send(command));
 }

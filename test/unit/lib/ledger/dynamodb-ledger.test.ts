@@ -83,7 +83,15 @@ describe('the DynamoDB ledger under AWS errors', () => {
     const error = await ledger.markDone('r-00000001', metatile, 'w1', outputs, 5).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LedgerBusyError);
     expect((error as Error).cause).toBeInstanceOf(TransactionCanceledException);
-    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(4);
+    // A marker follows the work: half as many attempts again as the policy's 4 (a claim gets 4).
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(6);
+  });
+
+  it('a claim gives up after the policy’s attempts: nothing is lost by giving a claim up', async () => {
+    mock.on(UpdateCommand).rejects(throttled());
+    const error = await ledger.claim('r-00000001', metatile, 'w1', 60_000).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LedgerBusyError);
+    expect(mock.commandCalls(UpdateCommand)).toHaveLength(4);
   });
 
   it('a failed condition inside the marker transaction is a lost lease, not retried', async () => {
