@@ -107,10 +107,11 @@ export function createEnginePool(options: { requestsPerEngine?: number } = {}): 
     async close() {
       closed = true;
       const pgid = idle?.engine.process.pgid;
-      if (idle) retire(idle.engine);
       idle = undefined;
-      // SIGKILL is sent; confirm the death (a survivor is the self-check's to find, not ours).
-      if (pgid !== undefined) await terminateGroup(pgid, { graceMs: 0 }).catch(() => {});
+      if (pgid === undefined) return;
+      // No grace (it holds no output), and its death confirmed: a survivor is the self-check's.
+      await terminateGroup(pgid, { graceMs: 0 }).catch(() => {});
+      forgetGroup(pgid);
     },
   };
 }

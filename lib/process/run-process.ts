@@ -41,8 +41,7 @@ export function toolExitError(
 }
 
 /** The end of a tool's stderr, for an error message: what it said last. */
-export const stderrTail = (text: string, max = 600) =>
-  (text.length > max ? `…${text.slice(-max)}` : text).trim();
+const stderrTail = (text: string, max = 600) => (text.length > max ? `…${text.slice(-max)}` : text).trim();
 
 /**
  * Runs a tool (argv array, never a shell) in its own process group (start-process.ts). On timeout or

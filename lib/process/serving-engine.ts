@@ -21,7 +21,6 @@ export type EngineOutcome =
 
 export interface ServingEngine {
   readonly process: StartedProcess;
-  readonly spec: EngineSpec;
   /** Requests it has completed. */
   readonly served: number;
   /** Sends one request line; settles when the engine answers it or exits. */
@@ -79,7 +78,6 @@ export function startServingEngine(spec: EngineSpec): ServingEngine {
   }));
   return {
     process,
-    spec,
     get served() {
       return served;
     },
