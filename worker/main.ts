@@ -3,6 +3,7 @@
  * so node itself receives ECS's SIGTERM. Exit codes: 0 idle, 75 interrupted, 78 self-check
  * refused, 1 fatal.
  */
+import { environmentFromParent } from './env-from-parent.js';
 import { EXIT_FATAL } from './exit-codes.js';
 import { runWorker } from './run-worker.js';
 
@@ -18,7 +19,8 @@ if (typeof process.send === 'function') {
   if (process.connected) process.once('disconnect', onParentGone);
   else setImmediate(onParentGone);
 }
-runWorker()
+environmentFromParent()
+  .then(() => runWorker())
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
     process.stderr.write(`geohub-worker: fatal: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -10,7 +10,6 @@ import { onUploadTask } from '../../functions/on-upload.js';
 import { reapActiveRuns } from '../../functions/reaper.js';
 import { splitTask } from '../../functions/split.js';
 import { createAdapters } from '../../lib/adapters/create-adapters.js';
-import type { Config } from '../../lib/config/config.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
@@ -24,15 +23,16 @@ import type { FaultRates } from '../faults/fault-rates.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
-import { type LambdaLimits, readLambdaLimits } from '../statemachine/lambda-limits.js';
-import { createLambdaPool, type LambdaPool } from '../statemachine/lambda-pool.js';
+import type { LambdaLimits } from '../statemachine/lambda-limits.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
 import {
   type CapacityController,
   type CapacitySettings,
   startCapacityController,
 } from './capacity-controller.js';
+import { hubConfig } from './hub-config.js';
 import { incomingKey } from './incoming-key.js';
+import { lambdaEnv, startLambdas } from './start-lambdas.js';
 
 export interface LocalHubOptions {
   readonly workers: number;
@@ -97,40 +97,46 @@ export interface LocalHub {
  * the upload trigger wired to s3rver's events, and a pool of real worker processes.
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
-  const stack = await startLocalStack({ faults: options.faults });
-  let pool: WorkerPool | undefined;
+  // The workers and the Lambda containers start with the stack, not after it: they load their
+  // code while DynamoDB Local's Java starts (the longest start), and get the stack's environment
+  // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts).
+  const stackStart = startLocalStack({ faults: options.faults });
+  let capacity: CapacityController | undefined;
+  const workers = startWorkerPool({
+    size: options.workers,
+    env: stackStart.then((s) => ({ ...s.env, ...options.workerEnv })),
+    onLog: (line, parsed) => {
+      capacity?.observe(parsed);
+      options.onWorkerLog?.(line, parsed);
+    },
+  });
+  const lambdas =
+    options.lambdaLimits === false
+      ? undefined
+      : startLambdas(
+          stackStart.then((s) => lambdaEnv(s.env, hubConfig(s.config, options))),
+          options,
+        );
+  // Warm what every run calls, so its steps do not wait for a container's start; Drain and
+  // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda. Not awaited:
+  // the first upload and its execution's start overlap the containers' start, and a step that
+  // comes first waits for its own container (lambda-pool.ts); stop() ends them either way.
+  const warm = lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']) ?? Promise.resolve();
+  let stack: LocalStack;
   try {
-    const config = {
-      ...stack.config,
-      breaker: options.breaker ?? stack.config.breaker,
-      tilesPerMessage: options.tilesPerMessage ?? stack.config.tilesPerMessage,
-      loopEventBudget: options.historyLimit
-        ? Math.min(stack.config.loopEventBudget, Math.floor(options.historyLimit * 0.6))
-        : stack.config.loopEventBudget,
-    };
+    stack = await stackStart;
+  } catch (error) {
+    await Promise.all([workers.stop(), lambdas?.stop()]);
+    throw error;
+  }
+  try {
+    const config = hubConfig(stack.config, options);
     const adapters = createAdapters(config, { onRequest: options.onAwsRequest });
     const { clients, ledger, chain, store, queue, deadLetters } = adapters;
     const deps = { config, clients, ledger, chain, store, queue, deadLetters };
     const pollMs = options.pollMs ?? 500;
 
-    // The workers start first: their Node start-up overlaps the Lambda containers' below.
-    let capacity: CapacityController | undefined;
-    const workers = startWorkerPool({
-      size: options.workers,
-      env: { ...stack.env, ...options.workerEnv },
-      onLog: (line, parsed) => {
-        capacity?.observe(parsed);
-        options.onWorkerLog?.(line, parsed);
-      },
-    });
-    pool = workers;
     capacity = startCapacityController({ ledger, pool: workers, log: options.log }, options.capacity);
-    const lambdas = options.lambdaLimits === false ? undefined : startLambdas(stack, config, options);
-    // Warm what every run calls, so its steps do not wait for a container's start; Drain and
-    // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda. Not awaited:
-    // the first upload and its execution's start overlap the containers' start, and a step that
-    // comes first waits for its own container (lambda-pool.ts); stop() ends them either way.
-    const warm = lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']) ?? Promise.resolve();
     const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
       lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
     const executions = createLocalExecutions({
@@ -208,29 +214,8 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       },
     };
   } catch (error) {
-    await pool?.stop();
+    await Promise.all([workers.stop(), lambdas?.stop(), capacity?.stop()]);
     await stack.stop();
     throw error;
   }
-}
-
-/** The Lambda containers of the state machine's tasks, configured from the environment as on AWS. */
-function startLambdas(stack: LocalStack, config: Config, options: LocalHubOptions): LambdaPool {
-  // Only the state machine's tasks run here (on-upload, reaper and redrive are called directly).
-  const all = readLambdaLimits();
-  const limits: Record<string, LambdaLimits> = {};
-  for (const fn of ['split', 'enqueue', 'check-progress', 'drain', 'finalize', 'mark-failed'])
-    limits[fn] = { ...all[fn]!, ...(options.lambdaLimits ? options.lambdaLimits[fn] : {}) };
-  return createLambdaPool({
-    env: {
-      ...stack.env,
-      GEOHUB_BREAKER_MIN_SAMPLE: String(config.breaker.minSample),
-      GEOHUB_BREAKER_FAILURE_RATIO: String(config.breaker.failureRatio),
-      GEOHUB_LOOP_EVENT_BUDGET: String(config.loopEventBudget),
-      GEOHUB_DRAIN_MAX_MS: String(config.maxDrainMs),
-      GEOHUB_TILES_PER_MESSAGE: String(config.tilesPerMessage),
-    },
-    limits,
-    onRequest: options.onAwsRequest,
-  });
 }

@@ -7,6 +7,7 @@ import type { CapacityMode } from '../../lib/cost/capacity-policy.js';
 import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { groupGone, killGroupNow } from '../../lib/process/terminate-group.js';
+import { ENV_FROM_PARENT } from '../../worker/env-from-parent.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
 import { createCapacityAccount, type PoolCapacity } from './pool-capacity.js';
 
@@ -42,14 +43,19 @@ export interface WorkerExit {
 
 export interface WorkerPoolOptions {
   readonly size: number;
-  /** Environment of every worker (the stack's endpoints and names, worker settings). */
-  readonly env: Readonly<Record<string, string>>;
+  /**
+   * Environment of every worker (the stack's endpoints and names, worker settings). While a
+   * promise of it is pending, workers start anyway and load their code: they get it over IPC.
+   */
+  readonly env: Env | Promise<Env>;
   /** Where worker log lines go (default: dropped). */
   readonly onLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
   readonly onExit?: (slot: number, code: number | null, signal: NodeJS.Signals | null) => void;
   /** Restart a worker that exits, as an ECS service would (default true). */
   readonly restart?: boolean;
 }
+
+type Env = Readonly<Record<string, string>>;
 
 export interface WorkerPool {
   activity(): WorkerActivity[];
@@ -123,24 +129,29 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     doing: { msg: 'starting', at: new Date().toISOString() },
   }));
 
+  let env = options.env instanceof Promise ? undefined : options.env;
+  const pendingEnv = options.env instanceof Promise ? options.env.then((e) => (env = e)) : undefined;
+  pendingEnv?.catch(() => {}); // the pool's owner stops it if the environment never comes
   const launch = (s: Slot) => {
     s.generation += 1;
     account.start(s);
     s.scratch ??= mkdtempSync(join(tmpdir(), `geohub-pool-${s.slot}-`));
+    const slotEnv = (base: Env) => ({
+      ...base,
+      GEOHUB_WORKER_ID: `local-${s.slot}-${s.generation}-${process.pid}`,
+      GEOHUB_CAPACITY: s.capacity,
+      GEOHUB_SCRATCH_DIR: s.scratch!,
+    });
     const child = spawn(process.execPath, entry, {
-      env: {
-        ...process.env,
-        ...options.env,
-        GEOHUB_WORKER_ID: `local-${s.slot}-${s.generation}-${process.pid}`,
-        GEOHUB_CAPACITY: s.capacity,
-        GEOHUB_SCRATCH_DIR: s.scratch,
-      },
+      env: { ...process.env, ...slotEnv(env ?? { [ENV_FROM_PARENT]: '1' }) },
       // The IPC channel lets the worker notice when this process dies (see worker/main.ts).
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       // A group of its own, as a task is: a terminal's Ctrl-C reaches the CLI, which cancels the
       // run so the worker stops its tool as on a cancel, not the worker directly.
       detached: true,
     });
+    const sendEnv = (e: Env) => child.connected && child.send({ [ENV_FROM_PARENT]: slotEnv(e) });
+    if (!env) void pendingEnv?.then(sendEnv, () => {});
     s.child = child;
     liveWorkers.add(child);
     liveSlots.add(s);

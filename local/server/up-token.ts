@@ -16,6 +16,12 @@ export interface UpToken {
   readonly url: string;
   readonly token: string;
   readonly pid: number;
+  /**
+   * The environment that points geohub (or the AWS CLI) at this up's stack: its endpoints, names
+   * and key. Kept here, readable by its owner only, rather than read off a worker's environment:
+   * the workers start before the stack and get theirs over IPC (local/pool/worker-pool.ts).
+   */
+  readonly stack?: Readonly<Record<string, string>>;
 }
 
 export const newUpSecret = () => randomBytes(32).toString('base64url');

@@ -14,8 +14,11 @@ export class LambdaLimitError extends GeohubError {
 }
 
 export interface LambdaPoolOptions {
-  /** The environment each function's thread parses its configuration from (as a Lambda does). */
-  readonly env: Readonly<Record<string, string>>;
+  /**
+   * The environment each function's thread parses its configuration from (as a Lambda does).
+   * While a promise of it is pending, containers start and load their code, then wait for it.
+   */
+  readonly env: Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
   /** Function (handler module) → its memory size and timeout. */
   readonly limits: Readonly<Record<string, LambdaLimits>>;
   readonly onRequest?: (service: string, command: string) => void;
@@ -55,8 +58,12 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
   const idle = new Map<string, Container[]>();
   const all = new Set<Container>();
 
+  let env = options.env instanceof Promise ? undefined : options.env;
+  const pendingEnv = options.env instanceof Promise ? options.env.then((e) => (env = e)) : undefined;
+  pendingEnv?.catch(() => {}); // the pool's owner stops it if the environment never comes
+
   const spawn = (fn: string, limits: LambdaLimits): Container => {
-    const workerData = { fn, env: options.env, countRequests: options.onRequest !== undefined };
+    const workerData = { fn, env, countRequests: options.onRequest !== undefined };
     const resourceLimits = { maxOldGenerationSizeMb: limits.memoryMiB };
     const worker = ENTRY.pathname.endsWith('.ts')
       ? new Worker(
@@ -84,6 +91,12 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
       container.dead = true;
       all.delete(container);
     });
+    // Its thread waits for the environment as its first message (lambda-thread-main.ts).
+    if (!env)
+      void pendingEnv?.then(
+        (e) => container.dead || worker.postMessage({ env: e }),
+        () => {},
+      );
     all.add(container);
     return container;
   };

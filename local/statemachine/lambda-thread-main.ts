@@ -19,18 +19,21 @@ const tasks: Record<string, () => Promise<Task>> = {
 };
 
 const port = parentPort!;
-const { fn, env, countRequests } = workerData as {
-  fn: string;
-  env: NodeJS.ProcessEnv;
-  countRequests: boolean;
-};
+const data = workerData as { fn: string; env?: NodeJS.ProcessEnv; countRequests: boolean };
+const load = tasks[data.fn];
+if (!load) throw new Error(`no local function ${data.fn}`);
+// The code first: a pool started before its stack sends the environment once the stack is up.
+const makeTask = await load();
+const env =
+  data.env ??
+  (await new Promise<NodeJS.ProcessEnv>((resolve) =>
+    port.once('message', (m: { env: NodeJS.ProcessEnv }) => resolve(m.env)),
+  ));
 const deps = functionDeps(
   env,
-  countRequests ? (service, command) => port.postMessage({ request: [service, command] }) : undefined,
+  data.countRequests ? (service, command) => port.postMessage({ request: [service, command] }) : undefined,
 );
-const load = tasks[fn];
-if (!load) throw new Error(`no local function ${fn}`);
-const task = (await load())(deps);
+const task = makeTask(deps);
 
 port.on('message', async ({ id, event }: { id: number; event: unknown }) => {
   try {

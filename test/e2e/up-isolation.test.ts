@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processTable } from '../../lib/process/process-table.js';
 import { useHostileUp } from '../support/hostile-up.js';
 import { waitUntil } from '../support/wait-until.js';
 
@@ -20,17 +19,11 @@ function asNobody(script: string, ...args: string[]): unknown {
   return JSON.parse(out);
 }
 
-/** An environment variable of one of this up's workers (the stand-ins' endpoints live there). */
-function workerEnv(name: string): string {
-  for (const line of h.mark.live()) {
-    const pid = Number(line.split(' ')[0]);
-    if (!processTable().some((p) => p.pid === pid && p.command.startsWith('geohub-worker'))) continue;
-    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8')
-      .split('\0')
-      .find((e) => e.startsWith(`${name}=`));
-    if (entry) return entry.slice(name.length + 1);
-  }
-  throw new Error(`no worker with ${name}`);
+/** A variable of the stack's environment (its endpoints and names, as its workers get them). */
+function stackEnv(name: string): string {
+  const value = h.up.stackEnv[name];
+  if (value === undefined) throw new Error(`no ${name} in the stack's environment`);
+  return value;
 }
 
 /** DynamoDB Local's own port: Java's `-port` argument, among this up's processes. */
@@ -120,8 +113,8 @@ describe('geohub up serves only the user who started it (issue 20 #1)', () => {
       })()`,
       h.up.url,
       tokenFile,
-      workerEnv('GEOHUB_ENDPOINT_S3'),
-      workerEnv('GEOHUB_BUCKET'),
+      stackEnv('GEOHUB_ENDPOINT_S3'),
+      stackEnv('GEOHUB_BUCKET'),
     ) as Record<string, unknown>;
     expect(attempts).toEqual({
       list: 401,
@@ -161,9 +154,9 @@ describe('geohub up serves only the user who started it (issue 20 #1)', () => {
   it('another local user can neither read nor change the ledger in DynamoDB Local, with any key', async () => {
     const runs = (await (await h.up.fetch('/api/runs')).json()) as { runId: string; status: string }[];
     const done = runs.find((r) => r.status === 'SUCCEEDED')!;
-    const table = workerEnv('GEOHUB_TABLE');
+    const table = stackEnv('GEOHUB_TABLE');
     // Both ways in: the AWS-behaviour layer the workers use, and Java's own port.
-    const endpoints = [workerEnv('GEOHUB_ENDPOINT_DYNAMODB'), `http://127.0.0.1:${javaPort()}`];
+    const endpoints = [stackEnv('GEOHUB_ENDPOINT_DYNAMODB'), `http://127.0.0.1:${javaPort()}`];
     const keys = ['AKIAIOSFODNN7EXAMPLE', 'local', `GH${'0'.repeat(24)}`];
     const asOther = asNobody(LEDGER_PROBE, table, done.runId, keys.join(','), ...endpoints) as Record<
       string,
@@ -174,7 +167,7 @@ describe('geohub up serves only the user who started it (issue 20 #1)', () => {
       Object.fromEntries(endpoints.flatMap((e) => keys.map((k) => [`${e} ${k}`, refused]))),
     );
     // The same probe with the stack's own key id does reach the ledger (the probe can see it)…
-    const ownKey = workerEnv('GEOHUB_LOCAL_ACCESS_KEY_ID');
+    const ownKey = stackEnv('GEOHUB_LOCAL_ACCESS_KEY_ID');
     const asOwner = JSON.parse(
       execFileSync(process.execPath, ['-e', LEDGER_PROBE, table, done.runId, ownKey, endpoints[1]!], {
         encoding: 'utf8',

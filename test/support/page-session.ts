@@ -150,7 +150,6 @@ export class PageSession {
   }
 }
 
-/** The warp processes of a run (per-tile gdalwarp or the metatile engine), zombies aside. */
 /** The run's GDAL tools: a per-tile gdalwarp names the run in its paths, the metatile engine in its environment. */
 export const gdalwarpsOf = (runId: string) =>
   processTable().filter(

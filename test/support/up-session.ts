@@ -13,6 +13,8 @@ export interface UpSession {
   readonly renderCache: string;
   /** The per-start secret, read from the file only this user can read (as the CLI does). */
   readonly token: string;
+  /** The stack's environment (endpoints, names, key id), from the same owner-only file. */
+  readonly stackEnv: Readonly<Record<string, string>>;
   /** fetch() as the user who started it: with the secret as a bearer token. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
@@ -28,7 +30,10 @@ export async function startUp(
     up.child.once('exit', (code) => reject(new Error(`geohub up exited early (${code})`)));
   });
   const ready = JSON.parse(line) as { url: string; pageUrl: string; tokenFile: string; renderCache: string };
-  const { token } = JSON.parse(readFileSync(ready.tokenFile, 'utf8')) as { token: string };
+  const { token, stack } = JSON.parse(readFileSync(ready.tokenFile, 'utf8')) as {
+    token: string;
+    stack: Record<string, string>;
+  };
   return {
     ...up,
     url: ready.url,
@@ -36,6 +41,7 @@ export async function startUp(
     pageUrl: ready.pageUrl,
     renderCache: ready.renderCache,
     token,
+    stackEnv: stack,
     fetch: (path, init = {}) =>
       fetch(`${ready.url}${path}`, {
         ...init,

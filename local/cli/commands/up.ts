@@ -44,7 +44,12 @@ export function registerUp(program: Command, io: CliIo): void {
       try {
         api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secret, port));
         const port = Number(new URL(api.url).port);
-        removeToken = await writeUpToken(port, { url: api.url, token: secret, pid: process.pid });
+        removeToken = await writeUpToken(port, {
+          url: api.url,
+          token: secret,
+          pid: process.pid,
+          stack: hub.stack.env,
+        });
         const pageUrl = `${api.url}/?token=${secret}`;
         emit(
           io,

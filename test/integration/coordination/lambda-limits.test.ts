@@ -20,6 +20,28 @@ describe('local Lambda tasks run within their serverless.yml limits', () => {
     expect(limits['check-progress']).toEqual({ memoryMiB: 512, timeoutSeconds: 30 });
   });
 
+  it('a container started before its environment is known waits for it, then serves with it', async () => {
+    const run = { runId: 'r-lambda-env-later', z: 14, x0: 8100, y0: 5100, side: 4 };
+    await seedDoneRun({ ledger, store }, run, { everyObject: false });
+    let give: (e: Record<string, string>) => void = () => {};
+    const later = new Promise<Record<string, string>>((resolve) => {
+      give = resolve;
+    });
+    const pool = createLambdaPool({ env: later, limits: readLambdaLimits() });
+    try {
+      let settled = false;
+      const invocation = pool.invoke('finalize', { runId: run.runId }).finally(() => {
+        settled = true;
+      });
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(settled).toBe(false);
+      give(env);
+      await expect(invocation).resolves.toMatchObject({ status: 'SUCCEEDED' });
+    } finally {
+      await pool.stop();
+    }
+  });
+
   it('a task over its memory size fails with Runtime.OutOfMemory; the same task within it succeeds', async () => {
     const run = { runId: 'r-lambda-memory-limit', z: 14, x0: 8000, y0: 5000, side: 12 };
     await seedDoneRun({ ledger, store }, run, { everyObject: false });

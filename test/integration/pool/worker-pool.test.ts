@@ -28,6 +28,50 @@ describe('the local worker pool (the ECS service on a laptop)', () => {
     expect(pool.startedPids().filter(isAlive)).toEqual([]);
   });
 
+  it('workers started before their environment is known load their code and wait for it, then start with it', async () => {
+    let give: (e: Record<string, string>) => void = () => {};
+    const later = new Promise<Record<string, string>>((resolve) => {
+      give = resolve;
+    });
+    const said: Record<string, unknown>[] = [];
+    const pool = startWorkerPool({
+      size: 2,
+      env: later,
+      onLog: (_line, parsed) => parsed && said.push(parsed),
+    });
+    try {
+      expect(await waitUntil(() => pool.pids().length === 2, 10_000)).toBe(true);
+      // Long enough for their code to load: without the environment they neither start nor fail.
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(said).toEqual([]);
+      expect(pool.exits()).toEqual([]);
+      give(env);
+      expect(await waitUntil(() => said.filter((l) => l.msg === 'worker started').length === 2, 20_000)).toBe(
+        true,
+      );
+      // Each with its slot's own identity, as if the environment had been there at the spawn.
+      const ids = said.filter((l) => l.msg === 'worker started').map((l) => String(l.worker));
+      expect(ids.sort()).toEqual(
+        pool
+          .activity()
+          .map((w) => `local-${w.slot}-1-${process.pid}`)
+          .sort(),
+      );
+    } finally {
+      await pool.stop(5_000);
+    }
+    expect(pool.startedPids().filter(isAlive)).toEqual([]);
+  });
+
+  it('a pool whose environment never comes stops its waiting workers', async () => {
+    const never = Promise.reject(new Error('the stack did not start'));
+    const pool = startWorkerPool({ size: 2, env: never });
+    expect(await waitUntil(() => pool.pids().length === 2, 10_000)).toBe(true);
+    await pool.stop(5_000);
+    expect(pool.startedPids()).toHaveLength(2);
+    expect(pool.startedPids().filter(isAlive)).toEqual([]);
+  });
+
   it('workers stop when the process that started them dies, even by SIGKILL', async () => {
     const parent = spawn(
       process.execPath,
