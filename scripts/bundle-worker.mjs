@@ -24,28 +24,33 @@ const banner = [
   'const __dirname = __geohubDirname(__filename);',
 ].join(' ');
 
+/** How every bundle of ours is made: one ES module per entry, for Node, everything inside. */
+export const bundleOptions = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  // The image runs Node 22; the dev machines' Node 20 runs the same bundle in the tests.
+  target: 'node20',
+  minify: true,
+  keepNames: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  banner: { js: banner },
+  logLevel: 'warning',
+  metafile: true,
+};
+
 export async function bundleWorker(outdir) {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const result = await build({
-    absWorkingDir: root,
+    ...bundleOptions,
     entryPoints: {
       main: 'worker/main.ts',
       'extract-tile-points-main': 'lib/pointcloud/extract-tile-points-main.ts',
     },
     outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    // The image runs Node 22; the dev machines' Node 20 runs the same bundle in the tests.
-    target: 'node20',
-    minify: true,
-    keepNames: true,
-    sourcemap: 'linked',
-    sourcesContent: false,
-    banner: { js: banner },
-    logLevel: 'warning',
-    metafile: true,
   });
   // laz-perf's glue loads its WASM from the directory of the script that holds it: the bundle's.
   copyFileSync(require.resolve('laz-perf/lib/node/laz-perf.wasm'), join(outdir, 'laz-perf.wasm'));

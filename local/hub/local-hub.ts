@@ -21,6 +21,7 @@ import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
 import type { FaultRates } from '../faults/fault-rates.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
+import type { EmulatorSet } from '../stack/emulator-set.js';
 import { type LocalStack, startLocalStack } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
 import type { LambdaLimits } from '../statemachine/lambda-limits.js';
@@ -44,6 +45,8 @@ export interface LocalHubOptions {
   readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
   /** Counts the coordinator's AWS requests (the Lambdas' share), for benchmarks. */
   readonly onAwsRequest?: (service: string, command: string) => void;
+  /** The stack's emulators, if the caller started them already (local/stack/emulator-set.ts). */
+  readonly emulators?: EmulatorSet;
   /** The AWS-behaviour layer's rates (docs/architecture.md, "Local stack"); none: plain emulators. */
   readonly faults?: FaultRates;
   /** Sub-tiles per message (metatile size); default: the largest a message holds. */
@@ -100,7 +103,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
   // The workers and the Lambda containers start with the stack, not after it: they load their
   // code while DynamoDB Local's Java starts (the longest start), and get the stack's environment
   // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts).
-  const stackStart = startLocalStack({ faults: options.faults });
+  const stackStart = startLocalStack({ faults: options.faults, emulators: options.emulators });
   let capacity: CapacityController | undefined;
   const workers = startWorkerPool({
     size: options.workers,

@@ -8,6 +8,7 @@ import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { groupGone, killGroupNow } from '../../lib/process/terminate-group.js';
 import { ENV_FROM_PARENT } from '../../worker/env-from-parent.js';
+import { bundledEntry } from '../bundled-entry.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
 import { createCapacityAccount, type PoolCapacity } from './pool-capacity.js';
 
@@ -114,7 +115,12 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       }
     });
   }
-  const entry = nodeEntry(siblingModule(import.meta.url, '../../worker/main.js'));
+  const entry = nodeEntry(
+    bundledEntry(
+      siblingModule(import.meta.url, '../../worker/main.js'),
+      new URL('../../worker-bundle/main.js', import.meta.url),
+    ),
+  );
   let stopping = false;
   const account = createCapacityAccount();
   const started: number[] = [];

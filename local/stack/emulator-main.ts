@@ -8,11 +8,13 @@
  * the stack's data directory and removes it when it stops, whoever stops it.
  */
 import { rmSync } from 'node:fs';
-import { startDynamo } from './dynamodb-emulator.js';
-import { EMULATOR_KINDS, type EmulatorKind, type EmulatorMessage } from './emulator-protocol.js';
+import {
+  EMULATOR_KINDS,
+  type EmulatorKind,
+  type EmulatorMessage,
+  type StartedEmulator,
+} from './emulator-protocol.js';
 import { credentialsFromEnv } from './local-credentials.js';
-import { startS3 } from './s3-emulator.js';
-import { startSqs } from './sqs-emulator.js';
 
 // Files may still appear in the data directory while it is removed (a JVM that is being stopped):
 // a removal that meets one tries again instead of failing and leaving the directory behind.
@@ -36,12 +38,20 @@ async function main(): Promise<void> {
   // machine) ends the start too: the s3rver stand-in removes the data directory as it goes, and a
   // JVM without its temporary directory never answers, so the wait would last the whole deadline.
   // The start abandoned, the data directory goes too (see the catch below).
-  const started =
+  // Each loads its own emulator's code only: DynamoDB Local's wrapper starts Java (the stack's
+  // longest start) without first loading s3rver's Koa and the SQS stand-in.
+  const started: StartedEmulator =
     kind === 'dynamodb'
-      ? await startDynamo(dataDir, credentials.accessKeyId, parentGone.signal)
+      ? await (await import('./dynamodb-emulator.js')).startDynamo(
+          dataDir,
+          credentials.accessKeyId,
+          parentGone.signal,
+        )
       : kind === 's3rver'
-        ? await startS3(dataDir, credentials, (record) => send({ type: 's3-event', record }))
-        : await startSqs(credentials.accessKeyId);
+        ? await (await import('./s3-emulator.js')).startS3(dataDir, credentials, (record) =>
+            send({ type: 's3-event', record }),
+          )
+        : await (await import('./sqs-emulator.js')).startSqs(credentials.accessKeyId);
 
   let stopping = false;
   const stop = async (code: number) => {

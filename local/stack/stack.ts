@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAwsClients } from '../../lib/aws/clients.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
 import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
-import { type EmulatorProcess, startEmulator } from './emulator-process.js';
-import type { EmulatorKind, EmulatorMessage } from './emulator-protocol.js';
-import { CREDENTIAL_ENV, newLocalCredentials } from './local-credentials.js';
+import type { EmulatorKind } from './emulator-protocol.js';
+import { type EmulatorSet, startEmulators } from './emulator-set.js';
 import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
 
@@ -34,68 +30,32 @@ export interface StartOptions {
   readonly resources?: StackResources;
   /** Put the AWS-behaviour layer in front of the emulators, at these rates. */
   readonly faults?: FaultRates;
-}
-
-const live = new Set<EmulatorProcess>();
-const liveDirs = new Set<string>();
-let exitHookInstalled = false;
-
-// Last line of defence: whatever way this process exits, its emulators go with it.
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const emulator of live) {
-      try {
-        process.kill(emulator.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
-  });
+  /** Emulators already starting (emulator-set.ts); by default this start starts them. */
+  readonly emulators?: EmulatorSet;
 }
 
 /** Starts DynamoDB Local, s3rver and the SQS emulator, and creates the resources of serverless.yml. */
 export async function startLocalStack(options: StartOptions = {}): Promise<LocalStack> {
-  installExitHook();
-  const resources =
-    options.resources ??
-    readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
-  const dataDir = mkdtempSync(join(tmpdir(), 'geohub-s3-'));
-  liveDirs.add(dataDir);
-  const credentials = newLocalCredentials();
-  const credentialEnv = {
-    [CREDENTIAL_ENV.accessKeyId]: credentials.accessKeyId,
-    [CREDENTIAL_ENV.secretAccessKey]: credentials.secretAccessKey,
-  };
+  const set = options.emulators ?? startEmulators();
   const listeners: ((record: unknown) => void)[] = [];
-  const onMessage = (message: EmulatorMessage) => {
+  set.onMessage((message) => {
     if (message.type === 's3-event') for (const listener of listeners) listener(message.record);
-  };
-
-  const kinds: EmulatorKind[] = ['dynamodb', 's3rver', 'sqs'];
-  const started = await Promise.allSettled(
-    kinds.map((kind) => startEmulator(kind, dataDir, credentialEnv, onMessage)),
-  );
-  const emulators = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  for (const emulator of emulators) live.add(emulator);
-
+  });
   let behaviour: AwsBehaviour | undefined;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await behaviour?.close();
-    await Promise.all(emulators.map((e) => e.stop()));
-    for (const emulator of emulators) live.delete(emulator);
-    rmSync(dataDir, { recursive: true, force: true });
-    liveDirs.delete(dataDir);
+    await set.stop();
   };
 
   try {
-    const failure = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) throw failure.reason;
+    const resources =
+      options.resources ??
+      readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
+    const emulators = await set.started;
+    const { credentialEnv } = set;
     const endpoint = (kind: EmulatorKind) => emulators.find((e) => e.kind === kind)!.endpoint;
     const baseEnv = {
       GEOHUB_REGION: LOCAL_REGION,

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { GeohubError } from '../../lib/errors/geohub-error.js';
+import { bundledEntry } from '../bundled-entry.js';
 import type { LambdaLimits } from './lambda-limits.js';
 
 /** How a local invocation ended when AWS would have ended it: the error names Lambda reports. */
@@ -42,9 +43,12 @@ interface Container {
 }
 
 // Under vitest or tsx the sources are TypeScript: the thread registers tsx before loading them.
-const ENTRY = new URL(
-  import.meta.url.endsWith('.ts') ? './lambda-thread-main.ts' : './lambda-thread-main.js',
-  import.meta.url,
+const ENTRY = bundledEntry(
+  new URL(
+    import.meta.url.endsWith('.ts') ? './lambda-thread-main.ts' : './lambda-thread-main.js',
+    import.meta.url,
+  ),
+  new URL('../../lambda-bundle/lambda-thread-main.js', import.meta.url),
 );
 
 /**

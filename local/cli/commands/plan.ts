@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { DEFAULT_ESTIMATE, estimateRun } from '../../../lib/cost/run-estimate.js';
-import { readSourceHeader } from '../../../lib/source/read-source-header.js';
-import { planTiles } from '../../../lib/split/plan-tiles.js';
-import { localFileStore } from '../../../lib/store/file-store.js';
 import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
 
@@ -21,6 +18,12 @@ export function registerPlan(program: Command, io: CliIo): void {
     .action(async (file: string, opts: { zoom?: number; workers: number; json?: boolean }) => {
       // A directory, FIFO or device is refused before it is opened (a FIFO would block the read).
       const input = await checkInputFile(file);
+      // The header readers and the CRS database load for this command only (main.ts stays light).
+      const [{ readSourceHeader }, { planTiles }, { localFileStore }] = await Promise.all([
+        import('../../../lib/source/read-source-header.js'),
+        import('../../../lib/split/plan-tiles.js'),
+        import('../../../lib/store/file-store.js'),
+      ]);
       const store = localFileStore(input.path);
       const { header, read } = await readSourceHeader(store, store.key);
       const plan = planTiles(header, opts.zoom, file);

@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
-import { createLogger } from '../../../lib/log/logger.js';
-import { parseFaultRates } from '../../faults/fault-rates.js';
-import { type LocalHub, startLocalHub } from '../../hub/local-hub.js';
-import { startApiServer } from '../../server/api-server.js';
-import { tokenGate } from '../../server/auth.js';
-import { createPage } from '../../server/page/create-page.js';
-import { newUpSecret, tokenFile, writeUpToken } from '../../server/up-token.js';
 import { DEFAULT_PORT } from '../api-client.js';
-import { type CliIo, emit, intOption } from '../io.js';
-import { EXIT_CANCELLED } from './run.js';
+import { type CliIo, intOption } from '../io.js';
+
+export interface UpOptions {
+  readonly port: number;
+  readonly workers: number;
+  readonly json?: boolean;
+}
 
 export function registerUp(program: Command, io: CliIo): void {
   program
@@ -17,82 +15,6 @@ export function registerUp(program: Command, io: CliIo): void {
     .option('--port <p>', 'port of the API and the page on 127.0.0.1', intOption(0, 65_535), DEFAULT_PORT)
     .option('--workers <n>', 'worker processes (restarted when they exit, as ECS would)', intOption(1, 32), 2)
     .option('--json', 'print one JSON object on stdout once ready')
-    .action(async (opts: { port: number; workers: number; json?: boolean }) => {
-      const verbose = Boolean(program.opts().verbose);
-      const log = createLogger({ component: 'geohub-up' });
-      // Listen for Ctrl-C from the start: the stand-ins and workers are in groups of their own,
-      // so a terminal's SIGINT reaches only this process, which stops them in order.
-      let signalled: NodeJS.Signals | undefined;
-      let wake = () => {};
-      const onSignal = (signal: NodeJS.Signals) => {
-        signalled ??= signal;
-        wake();
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-      const hub = await startLocalHub({
-        workers: opts.workers,
-        // As hard as AWS: concurrent transactions conflict, hot items throttle; GEOHUB_FAULT_* adds more.
-        faults: parseFaultRates(process.env),
-        log,
-        onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
-      });
-      const secret = newUpSecret();
-      let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
-      let removeToken = async () => {};
-      const page = createPage(hub);
-      try {
-        api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secret, port));
-        const port = Number(new URL(api.url).port);
-        removeToken = await writeUpToken(port, {
-          url: api.url,
-          token: secret,
-          pid: process.pid,
-          stack: hub.stack.env,
-        });
-        const pageUrl = `${api.url}/?token=${secret}`;
-        emit(
-          io,
-          opts.json,
-          {
-            url: api.url,
-            pageUrl,
-            tokenFile: tokenFile(port),
-            pid: process.pid,
-            workers: hub.pool.pids(),
-            renderCache: page.cacheDir,
-          },
-          () =>
-            [
-              `geohub up: ${api!.url} (API and run-control page), ${opts.workers} workers`,
-              `open the page (this URL logs you in once): ${pageUrl}`,
-              'Ctrl-C stops everything.',
-            ].join('\n'),
-        );
-        if (!signalled) await new Promise<void>((resolve) => (wake = resolve));
-      } finally {
-        await removeToken();
-        await api?.close();
-        await page.close();
-      }
-      // Running runs are cancelled first (as the console's Stop button would), so the workers
-      // stop their tools on the cancel; then everything stops. One line says what happened.
-      const cancelled = await cancelRunningRuns(hub).finally(async () => {
-        await hub.stop();
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      });
-      io.stderr.write(
-        `geohub up: stopped${cancelled.length ? `; cancelled ${cancelled.map((r) => `${r.runId} (${r.status})`).join(', ')}` : ''}\n`,
-      );
-      io.exitCode = signalled === 'SIGINT' ? EXIT_CANCELLED : 0;
-    });
-}
-
-async function cancelRunningRuns(hub: LocalHub): Promise<{ runId: string; status: string }[]> {
-  const running = (await hub.ledger.listRuns(1_000)).filter((r) => r.status === 'RUNNING');
-  await hub.executions.stopAll();
-  return Promise.all(
-    running.map(async (r) => ({ runId: r.runId, status: (await hub.ledger.getRun(r.runId))?.status ?? '?' })),
-  );
+    // Its code (the hub, the API server, the page) loads only for this command.
+    .action(async (opts: UpOptions) => (await import('../serve-up.js')).serveUp(opts, io, program.opts()));
 }

@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { countClaims } from '../../lib/ledger/tile-records.js';
+import type { RunRecord } from '../../lib/model/run.js';
+import type { JobParams } from '../../lib/split/job-params.js';
+import { parseFaultRates } from '../faults/fault-rates.js';
+import { startLocalHub } from '../hub/local-hub.js';
+import type { EmulatorSet } from '../stack/emulator-set.js';
+import { CliError } from './cli-error.js';
+import { copyRunOutputs } from './copy-outputs.js';
+import type { InputFile } from './input-file.js';
+import type { OutputDir } from './output-dir.js';
+import type { RunJobOptions, RunSummary } from './run-job.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface CheckedRun {
+  readonly started: number;
+  readonly input: InputFile;
+  readonly job: JobParams;
+  readonly out: OutputDir;
+  readonly emulators: EmulatorSet;
+}
+
+/** The part of runJob (run-job.ts) that needs the hub: its code loads while the emulators start. */
+export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Promise<RunSummary> {
+  const { started, input, job, out, emulators } = checked;
+  const hub = await startLocalHub({
+    emulators,
+    workers: options.workers,
+    pollMs: 500,
+    // Production settings (long-poll wait, lease, request timeout) and AWS's behaviour under
+    // concurrency; GEOHUB_FAULT_* adds AWS's occasional errors.
+    faults: parseFaultRates(process.env),
+    onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
+  });
+  try {
+    const uploadStarted = Date.now();
+    const upload = await hub
+      .upload(input.path, {
+        ...(Object.keys(job).length === 0 ? {} : { job }),
+        onProgress: options.onUpload,
+        signal: options.signal,
+      })
+      .catch((error: unknown) => {
+        if (options.signal?.aborted) {
+          throw new CliError('cancelled during the upload: no run was started', 130, { cause: error });
+        }
+        throw new CliError(`the upload of ${options.file} failed: ${(error as Error).message}`, 1, {
+          cause: error,
+        });
+      });
+    if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
+    const runId = upload.runId;
+    const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: upload.parts };
+    // The user knows their file, not the object key it was uploaded to: name the file.
+    const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
+    const named = (text: string | undefined) => text?.split(uploaded).join(options.file);
+    if (upload.outcome === 'rejected') {
+      return {
+        ...summary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
+        upload: sent,
+      };
+    }
+    const execution = hub.executions.wait(upload.executionArn);
+    let ended = false;
+    void execution.then(() => {
+      ended = true;
+    });
+    let cancelling = false;
+    while (!ended) {
+      if (options.signal?.aborted && !cancelling) {
+        cancelling = true;
+        // As the console's Stop button: the execution ends ABORTED, the run CANCELLED, the
+        // workers stop their tools and release their claims.
+        await hub.executions.stop(upload.executionArn);
+      }
+      const run = await hub.ledger.getRun(runId);
+      if (run) options.onProgress?.(run);
+      await Promise.race([execution, sleep(250)]);
+    }
+    if (cancelling) await waitForClaims(hub.ledger, runId);
+    const run = await hub.ledger.getRun(runId);
+    if (run) options.onProgress?.(run);
+    const status = run?.status ?? 'FAILED';
+    const record = hub.executions.get(upload.executionArn);
+    if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
+      await out.clearPrevious();
+      await copyRunOutputs(hub.store, runId, out.path);
+    }
+    const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
+    return {
+      ...summary(
+        runId,
+        status,
+        run,
+        options.out,
+        started,
+        status === 'SUCCEEDED' ? undefined : named(reason),
+      ),
+      upload: sent,
+    };
+  } finally {
+    await hub.stop();
+  }
+}
+
+/** After a cancel, the workers release their claims within a status poll and a kill grace. */
+async function waitForClaims(ledger: import('../../lib/ledger/ledger.js').Ledger, runId: string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if ((await countClaims(ledger, runId)) === 0) return;
+    await sleep(200);
+  }
+}
+
+function summary(
+  runId: string,
+  status: string,
+  run: RunRecord | undefined,
+  out: string,
+  started: number,
+  reason?: string,
+): RunSummary {
+  const c = run?.counters;
+  const dir = resolve(out);
+  return {
+    runId,
+    status,
+    tiles: {
+      total: c?.total ?? 0,
+      done: c?.done ?? 0,
+      failed: c?.failed ?? 0,
+      cancelled: (c?.cancelled ?? 0) + (c?.parked ?? 0),
+    },
+    outputs: {
+      dir,
+      mosaic: existsSync(join(dir, 'mosaic.vrt')) ? join(dir, 'mosaic.vrt') : undefined,
+      stac: existsSync(join(dir, 'collection.json')) ? join(dir, 'collection.json') : undefined,
+    },
+    durationMs: Date.now() - started,
+    ...(reason ? { reason } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+import { createLogger } from '../../lib/log/logger.js';
+import { parseFaultRates } from '../faults/fault-rates.js';
+import { type LocalHub, startLocalHub } from '../hub/local-hub.js';
+import { startApiServer } from '../server/api-server.js';
+import { tokenGate } from '../server/auth.js';
+import { createPage } from '../server/page/create-page.js';
+import { newUpSecret, tokenFile, writeUpToken } from '../server/up-token.js';
+import { EXIT_CANCELLED } from './commands/run.js';
+import type { UpOptions } from './commands/up.js';
+import { type CliIo, emit } from './io.js';
+
+/** `geohub up` (commands/up.ts): the stack, the workers and the page, until Ctrl-C. */
+export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: boolean }): Promise<void> {
+  const verbose = Boolean(global.verbose);
+  const log = createLogger({ component: 'geohub-up' });
+  // Listen for Ctrl-C from the start: the stand-ins and workers are in groups of their own,
+  // so a terminal's SIGINT reaches only this process, which stops them in order.
+  let signalled: NodeJS.Signals | undefined;
+  let wake = () => {};
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalled ??= signal;
+    wake();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const hub = await startLocalHub({
+    workers: opts.workers,
+    // As hard as AWS: concurrent transactions conflict, hot items throttle; GEOHUB_FAULT_* adds more.
+    faults: parseFaultRates(process.env),
+    log,
+    onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+  });
+  const secret = newUpSecret();
+  let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
+  let removeToken = async () => {};
+  const page = createPage(hub);
+  try {
+    api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secret, port));
+    const port = Number(new URL(api.url).port);
+    removeToken = await writeUpToken(port, {
+      url: api.url,
+      token: secret,
+      pid: process.pid,
+      stack: hub.stack.env,
+    });
+    const pageUrl = `${api.url}/?token=${secret}`;
+    emit(
+      io,
+      opts.json,
+      {
+        url: api.url,
+        pageUrl,
+        tokenFile: tokenFile(port),
+        pid: process.pid,
+        workers: hub.pool.pids(),
+        renderCache: page.cacheDir,
+      },
+      () =>
+        [
+          `geohub up: ${api!.url} (API and run-control page), ${opts.workers} workers`,
+          `open the page (this URL logs you in once): ${pageUrl}`,
+          'Ctrl-C stops everything.',
+        ].join('\n'),
+    );
+    if (!signalled) await new Promise<void>((resolve) => (wake = resolve));
+  } finally {
+    await removeToken();
+    await api?.close();
+    await page.close();
+  }
+  // Running runs are cancelled first (as the console's Stop button would), so the workers
+  // stop their tools on the cancel; then everything stops. One line says what happened.
+  const cancelled = await cancelRunningRuns(hub).finally(async () => {
+    await hub.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
+  io.stderr.write(
+    `geohub up: stopped${cancelled.length ? `; cancelled ${cancelled.map((r) => `${r.runId} (${r.status})`).join(', ')}` : ''}\n`,
+  );
+  io.exitCode = signalled === 'SIGINT' ? EXIT_CANCELLED : 0;
+}
+
+async function cancelRunningRuns(hub: LocalHub): Promise<{ runId: string; status: string }[]> {
+  const running = (await hub.ledger.listRuns(1_000)).filter((r) => r.status === 'RUNNING');
+  await hub.executions.stopAll();
+  return Promise.all(
+    running.map(async (r) => ({ runId: r.runId, status: (await hub.ledger.getRun(r.runId))?.status ?? '?' })),
+  );
+}
