@@ -80,6 +80,10 @@ export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Pro
       await Promise.race([execution, sleep(250)]);
     }
     if (cancelling) await waitForClaims(hub.ledger, runId);
+    // Nothing is left for the workers: they stop while the outputs are copied rather than after
+    // (each takes about half a second on a few hundred tiles; hub.stop() then waits for the same
+    // stop, local/pool/worker-pool.ts, and says if it failed).
+    hub.pool.stop().catch(() => {});
     const run = await hub.ledger.getRun(runId);
     if (run) options.onProgress?.(run);
     const status = run?.status ?? 'FAILED';

@@ -122,6 +122,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     ),
   );
   let stopping = false;
+  let stopped: Promise<void> | undefined;
   const account = createCapacityAccount();
   const started: number[] = [];
   const exits: WorkerExit[] = [];
@@ -233,23 +234,28 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     startedPids: () => [...started],
     exits: () => [...exits],
     scratchDirs: () => slots.flatMap((s) => (s.scratch ? [s.scratch] : [])),
-    async stop(graceMs = 15_000) {
-      stopping = true;
-      const running = slots.filter((s) => s.child);
-      for (const s of running) s.child!.kill('SIGTERM');
-      const timer = setTimeout(() => {
-        for (const s of running) s.child?.kill('SIGKILL');
-      }, graceMs);
-      await Promise.all(running.map((s) => s.exited));
-      clearTimeout(timer);
-      // The pool's own resources, once every worker has gone and its exit has been recorded:
-      // the process groups a worker left behind, then the scratch directories.
-      for (const exit of exits) for (const pgid of exit.liveToolGroups) killGroupNow(pgid);
-      for (const s of slots) {
-        if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
-        s.scratch = undefined;
-        liveSlots.delete(s);
-      }
+    stop(graceMs = 15_000) {
+      // Once: a caller that stops the workers early (the CLI, while it copies the outputs) and the
+      // hub's own stop share the one stop, rather than signalling the workers twice.
+      stopped ??= (async () => {
+        stopping = true;
+        const running = slots.filter((s) => s.child);
+        for (const s of running) s.child!.kill('SIGTERM');
+        const timer = setTimeout(() => {
+          for (const s of running) s.child?.kill('SIGKILL');
+        }, graceMs);
+        await Promise.all(running.map((s) => s.exited));
+        clearTimeout(timer);
+        // The pool's own resources, once every worker has gone and its exit has been recorded:
+        // the process groups a worker left behind, then the scratch directories.
+        for (const exit of exits) for (const pgid of exit.liveToolGroups) killGroupNow(pgid);
+        for (const s of slots) {
+          if (s.scratch) rmSync(s.scratch, { recursive: true, force: true });
+          s.scratch = undefined;
+          liveSlots.delete(s);
+        }
+      })();
+      return stopped;
     },
   };
 }

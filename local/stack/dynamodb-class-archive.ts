@@ -28,7 +28,13 @@ export function classArchiveFor(home: string, cacheRoot = defaultCacheRoot()): C
   const java = javaOnPath();
   if (!java) return undefined;
   const jvm = join(dirname(dirname(java)), 'lib', 'server', 'libjvm.so');
-  const identity = [java, fileIdentity(jvm), fileIdentity(join(home, 'DynamoDBLocal.jar'))].join('\n');
+  const identity = [
+    // The jar copy's make: a new one is a new directory (2: Class-Path entries relative).
+    'jar copy 2',
+    java,
+    fileIdentity(jvm),
+    fileIdentity(join(home, 'DynamoDBLocal.jar')),
+  ].join('\n');
   const key = createHash('sha256').update(identity).digest('hex').slice(0, 16);
   const dir = join(cacheRoot, `dynamodb-local-${key}`);
   return { jar: join(dir, 'DynamoDBLocal.jar'), archive: join(dir, 'classes.jsa') };

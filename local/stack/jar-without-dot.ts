@@ -1,5 +1,5 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { finished } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -8,10 +8,14 @@ import yazl from 'yazl';
 const MANIFEST = 'META-INF/MANIFEST.MF';
 
 /**
- * A copy of a jar whose manifest Class-Path names its entries by absolute path and drops the
- * ones that are not jars ("." and the like). Java's class-data sharing refuses a class path with
- * a non-empty directory in it, and DynamoDB Local's own manifest lists ".", the directory that
- * holds the jar itself: its copy can be archived (dynamodb-class-archive.ts).
+ * A copy of a jar whose manifest Class-Path names the original's library jars from the copy's
+ * own directory and drops the entries that are not jars ("." and the like). Java's class-data
+ * sharing refuses a class path with a non-empty directory in it, and DynamoDB Local's own
+ * manifest lists ".", the directory that holds the jar itself: its copy can be archived
+ * (dynamodb-class-archive.ts). Relative, not absolute: class-data sharing appends a Class-Path
+ * entry to the jar's directory whatever it is, so an absolute entry names no file for it, and
+ * the library's classes (half of those DynamoDB Local loads) were left out of the archive while
+ * the class loader still found them.
  */
 export async function copyJarWithoutDirectories(source: string, target: string): Promise<void> {
   mkdirSync(dirname(target), { recursive: true });
@@ -27,7 +31,11 @@ export async function copyJarWithoutDirectories(source: string, target: string):
       }
       const content = await zip.openReadStreamPromise(entry);
       if (entry.fileName === MANIFEST) {
-        out.addBuffer(Buffer.from(rewriteClassPath(await text(content), dirname(source))), MANIFEST, options);
+        out.addBuffer(
+          Buffer.from(rewriteClassPath(await text(content), dirname(source), dirname(target))),
+          MANIFEST,
+          options,
+        );
       } else {
         const chunks: Buffer[] = [];
         for await (const chunk of content) chunks.push(chunk as Buffer);
@@ -62,8 +70,11 @@ async function* entries(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
   }
 }
 
-/** The manifest with its Class-Path made absolute and limited to jars (JAR spec: 72-byte lines). */
-export function rewriteClassPath(manifest: string, jarDir: string): string {
+/**
+ * The manifest with its Class-Path limited to jars, each named from `copyDir` (where the copy
+ * lives) to the original's `jarDir` (JAR spec: 72-byte lines).
+ */
+export function rewriteClassPath(manifest: string, jarDir: string, copyDir: string): string {
   // Continuation lines start with one space: unfold, edit, fold again.
   const lines = manifest
     .replace(/\r?\n /g, '')
@@ -76,17 +87,17 @@ export function rewriteClassPath(manifest: string, jarDir: string): string {
       .trim()
       .split(/\s+/)
       .filter((entry) => entry.endsWith('.jar'))
-      .map((entry) => (isAbsolute(entry) ? entry : `${asUrlPath(jarDir)}/${entry}`));
+      .map((entry) => asUrlPath(relative(copyDir, isAbsolute(entry) ? entry : join(jarDir, entry))));
     return `Class-Path: ${jars.join(' ')}`;
   });
   return `${edited.flatMap(fold).join('\r\n')}\r\n\r\n`;
 }
 
 /**
- * A directory as the path of a Class-Path URL: entries are separated by spaces and decoded as
- * URLs, so a project under "My Projects" would otherwise lose every library jar.
+ * A path as a Class-Path URL: entries are separated by spaces and decoded as URLs, so a project
+ * under "My Projects" would otherwise lose every library jar.
  */
-const asUrlPath = (dir: string) => dir.replaceAll('%', '%25').replaceAll(' ', '%20');
+const asUrlPath = (path: string) => path.split(sep).join('/').replaceAll('%', '%25').replaceAll(' ', '%20');
 
 /** Lines of at most 72 bytes, continued with one space, never splitting a character. */
 function fold(line: string): string[] {

@@ -13,12 +13,13 @@ const cacheRoot = mkdtempSync(join(tmpdir(), 'geohub-cds-cache-'));
 afterAll(() => rmSync(cacheRoot, { recursive: true, force: true }));
 
 /** Java run with the archive required (-Xshare:on): it refuses to start when the archive does not map. */
-const javaWithArchive = (archive: string, jar: string) =>
+const javaWithArchive = (archive: string, jar: string, ...options: string[]) =>
   spawnSync(
     'java',
     [
       '-Xshare:on',
       `-XX:SharedArchiveFile=${archive}`,
+      ...options,
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
       '-jar',
       jar,
@@ -57,6 +58,22 @@ describe("DynamoDB Local's class-data archive", () => {
     const original = javaWithArchive(archive.archive, join(home, 'DynamoDBLocal.jar'));
     expect(original.status).not.toBe(0);
     expect(original.stderr).toMatch(/shared class paths mismatch|Unable to use shared archive/);
+  }, 120_000);
+
+  it("holds the classes of DynamoDB Local's libraries, not only those of its own jar", async () => {
+    const { archive } = await prepareClassArchive(home, cacheRoot);
+    // Its command-line parser comes from a library jar (DynamoDBLocal_lib/commons-cli-*.jar).
+    const run = javaWithArchive(archive.archive, archive.jar, '-Xlog:class+load=info');
+    expect(run.status).toBe(0);
+    const parser = run.stdout.split('\n').filter((l) => l.includes(' org.apache.commons.cli.'));
+    expect(parser.length).toBeGreaterThan(3);
+    // All from the archive but the help's formatter: the archive holds what a server's start
+    // loaded (its making), and only -help formats a help text.
+    const loaded = parser.filter((l) => !l.includes('source: shared objects file'));
+    expect(loaded.map((l) => l.split(' ')[1])).toEqual([
+      'org.apache.commons.cli.HelpFormatter',
+      'org.apache.commons.cli.HelpFormatter$OptionComparator',
+    ]);
   }, 120_000);
 
   it("is what a local stack's DynamoDB Local maps once the project's cache has it", async () => {
