@@ -48,7 +48,7 @@ export async function startDynamo(
     while (!exited && Date.now() < deadline && !signal?.aborted) {
       if (await answersAsDynamoDb(`http://127.0.0.1:${port}/`, keyId)) {
         java.once('exit', () => process.exit(1)); // without its Java server this wrapper has no reason to live
-        return { port, stop: () => stopJava(java) };
+        return { port, stop: () => stopJava(java, 0) }; // in memory: nothing to keep (dynamodb-java.ts)
       }
       await new Promise((r) => setTimeout(r, 100));
     }
