@@ -29,8 +29,9 @@ export function classArchiveFor(home: string, cacheRoot = defaultCacheRoot()): C
   if (!java) return undefined;
   const jvm = join(dirname(dirname(java)), 'lib', 'server', 'libjvm.so');
   const identity = [
-    // The jar copy's make: a new one is a new directory (2: Class-Path entries relative).
-    'jar copy 2',
+    // How the archive is made: a new way is a new directory (2: Class-Path entries relative;
+    // 3: trained with a run's requests).
+    'make 3',
     java,
     fileIdentity(jvm),
     fileIdentity(join(home, 'DynamoDBLocal.jar')),
