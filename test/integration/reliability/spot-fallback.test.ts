@@ -19,7 +19,9 @@ describe('spot → on-demand fallback under a high spot reclaim rate', () => {
       workerEnv: { GEOHUB_STOP_GRACE_MS: '3000' },
       tilesPerMessage: 1,
       faults: parseFaultRates({}),
-      spotReclaims: { capacity: { windowMs: 6_000, minAttempts: 4, everyMs: 500 } },
+      // A 4 s window: the rate falls back within a 56-metatile run even on a quick stack (with
+      // 6 s, a run that ended 0.5 s after its rate fell never saw the switch back).
+      spotReclaims: { capacity: { windowMs: 4_000, minAttempts: 4, everyMs: 500 } },
     });
     process.stdout.write(`spot fallback figures: ${JSON.stringify(report)}\n`);
     expect(report.status).toBe('SUCCEEDED');
