@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorProcess, startEmulator } from './emulator-process.js';
-import type { EmulatorKind, EmulatorMessage } from './emulator-protocol.js';
+import { EMULATOR_KINDS, type EmulatorMessage } from './emulator-protocol.js';
 import { CREDENTIAL_ENV, newLocalCredentials } from './local-credentials.js';
 
 /**
@@ -23,8 +23,6 @@ export interface EmulatorSet {
   /** Stops every emulator that started and removes the data directory; safe to call again. */
   stop(): Promise<void>;
 }
-
-export const EMULATOR_SET_KINDS: readonly EmulatorKind[] = ['dynamodb', 's3rver', 'sqs'];
 
 const live = new Set<EmulatorProcess>();
 const liveDirs = new Set<string>();
@@ -60,7 +58,7 @@ export function startEmulators(): EmulatorSet {
     for (const listener of listeners) listener(message);
   };
   const settled = Promise.allSettled(
-    EMULATOR_SET_KINDS.map((kind) =>
+    EMULATOR_KINDS.map((kind) =>
       startEmulator(kind, dataDir, credentialEnv, onMessage).then((emulator) => {
         live.add(emulator);
         return emulator;
