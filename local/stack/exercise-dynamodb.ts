@@ -1,3 +1,5 @@
+import { dynamoDbRequest } from './service-probe.js';
+
 /**
  * The requests a run makes of DynamoDB Local, made once while its class-data archive is being
  * made (prepare-class-archive.ts): the classes that serve them are then in the archive, not
@@ -6,16 +8,7 @@
  */
 export async function exerciseDynamoDb(endpoint: string, keyId: string): Promise<void> {
   const call = (target: string, body: unknown) =>
-    fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': `DynamoDB_20120810.${target}`,
-        authorization: `AWS4-HMAC-SHA256 Credential=${keyId}/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
-      },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    }).then(
+    dynamoDbRequest(endpoint, keyId, target, body, 10_000).then(
       (r) => r.text(),
       () => '',
     );

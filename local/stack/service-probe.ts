@@ -5,16 +5,7 @@
  */
 export async function answersAsDynamoDb(endpoint: string, keyId: string): Promise<boolean> {
   try {
-    const response = await fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': 'DynamoDB_20120810.ListTables',
-        authorization: `AWS4-HMAC-SHA256 Credential=${keyId}/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
-      },
-      body: '{}',
-      signal: AbortSignal.timeout(2_000),
-    });
+    const response = await dynamoDbRequest(endpoint, keyId, 'ListTables', {}, 2_000);
     const body = (await response.json().catch(() => undefined)) as
       | { TableNames?: unknown; __type?: unknown }
       | undefined;
@@ -22,4 +13,27 @@ export async function answersAsDynamoDb(endpoint: string, keyId: string): Promis
   } catch {
     return false;
   }
+}
+
+/**
+ * One DynamoDB JSON request to DynamoDB Local, which reads only the key id of a SigV4 header (its
+ * database is the key id's): no signature to compute for a probe or the archive's training.
+ */
+export function dynamoDbRequest(
+  endpoint: string,
+  keyId: string,
+  target: string,
+  body: unknown,
+  timeoutMs: number,
+): Promise<Response> {
+  return fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': `DynamoDB_20120810.${target}`,
+      authorization: `AWS4-HMAC-SHA256 Credential=${keyId}/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
+    },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
 }
