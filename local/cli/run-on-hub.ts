@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { RunRecord } from '../../lib/model/run.js';
 import type { JobParams } from '../../lib/split/job-params.js';
@@ -110,7 +111,7 @@ export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Pro
 }
 
 /** After a cancel, the workers release their claims within a status poll and a kill grace. */
-async function waitForClaims(ledger: import('../../lib/ledger/ledger.js').Ledger, runId: string) {
+async function waitForClaims(ledger: Ledger, runId: string) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if ((await countClaims(ledger, runId)) === 0) return;
