@@ -64,9 +64,23 @@ describe('geohub up under careless use (issue 20)', () => {
     mkdirSync(other);
     writeFileSync(join(other, 'x.tif.part'), 'not ours');
     try {
-      const runs = (await (await h.up.fetch('/api/runs')).json()) as { runId: string; status: string }[];
-      const done = runs.find((r) => r.status === 'SUCCEEDED')!;
-      const verify = await h.cli('verify', done.runId);
+      // Its own run, waited for: leaning on #4's twenty runs having finished raced them (CI, stop 26).
+      const submit = await h.cli('submit', RGB, '--zoom', '4');
+      expect(submit.code, submit.stderr).toBe(0);
+      const { runId } = JSON.parse(submit.stdout) as { runId: string };
+      const status = async () => {
+        const runs = (await (await h.up.fetch('/api/runs')).json()) as { runId: string; status: string }[];
+        return runs.find((r) => r.runId === runId)?.status;
+      };
+      expect(
+        await waitUntil(
+          async () => ['SUCCEEDED', 'FAILED', 'ABORTED', 'TIMED_OUT'].includes((await status()) ?? 'RUNNING'),
+          120_000,
+          250,
+        ),
+      ).toBe(true);
+      expect(await status()).toBe('SUCCEEDED');
+      const verify = await h.cli('verify', runId);
       expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true, parts: [] });
     } finally {
       rmSync(other, { recursive: true, force: true });
