@@ -19,6 +19,34 @@ const dir = mkdtempSync(join(tmpdir(), 'geohub-metatile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const gdal = (tool: string, args: string[]) => execFileSync(tool, ['-q', ...args], { stdio: 'pipe' });
+const python = (code: string) => execFileSync(DEFAULT_GDAL_PYTHON, ['-c', code], { stdio: 'pipe' });
+
+/**
+ * What a viewer reads from a tile besides its pixels, from `gdalinfo -json`: the CRS, the
+ * metadata, each band's colour interpretation, colour table, nodata, scale, offset, unit,
+ * description and metadata. Not the image structure: per-tile gdalwarp writes strips.
+ */
+function described(file: string) {
+  const info = JSON.parse(execFileSync('gdalinfo', ['-json', file], { encoding: 'utf8' })) as {
+    coordinateSystem?: { wkt?: string };
+    metadata?: Record<string, Record<string, string>>;
+    bands: Record<string, unknown>[];
+  };
+  return {
+    crs: info.coordinateSystem?.wkt,
+    metadata: info.metadata?.[''],
+    bands: info.bands.map((b) => ({
+      colorInterpretation: b.colorInterpretation,
+      colorTable: b.colorTable,
+      noDataValue: b.noDataValue,
+      scale: b.scale,
+      offset: b.offset,
+      unit: b.unit,
+      description: b.description,
+      metadata: (b.metadata as Record<string, unknown> | undefined)?.[''],
+    })),
+  };
+}
 
 /** Sources of every kind the engine must handle, made from the sample data with GDAL. */
 const sources: Record<string, () => string> = {
@@ -66,6 +94,40 @@ const sources: Record<string, () => string> = {
       join(DATA, 'float_raster_with_nodata.tif'),
       out,
     ]);
+    return out;
+  },
+  'Byte with a colour table (palette)': () => {
+    const out = join(dir, 'palette.tif');
+    gdal('gdal_translate', ['-b', '1', RGB, out]);
+    python(
+      `from osgeo import gdal
+ds = gdal.Open(${JSON.stringify(out)}, gdal.GA_Update)
+table = gdal.ColorTable()
+for i in range(256):
+    table.SetColorEntry(i, (i, 255 - i, (i * 7) % 256, 255))
+band = ds.GetRasterBand(1)
+band.SetColorTable(table)
+band.SetColorInterpretation(gdal.GCI_PaletteIndex)
+band.SetNoDataValue(0)`,
+    );
+    return out;
+  },
+  'Int16 with scale, offset, unit, description and metadata (as an agency writes a DEM)': () => {
+    const out = join(dir, 'dem.tif');
+    gdal('gdal_translate', [
+      ...['-b', '1', '-ot', 'Int16', '-scale', '0', '255', '0', '3000', '-a_nodata', '-32768'],
+      ...['-a_scale', '0.5', '-a_offset', '10', '-mo', 'AREA_OR_POINT=Point', '-mo', 'PRODUCER=IGN'],
+      RGB,
+      out,
+    ]);
+    python(
+      `from osgeo import gdal
+ds = gdal.Open(${JSON.stringify(out)}, gdal.GA_Update)
+band = ds.GetRasterBand(1)
+band.SetUnitType("m")
+band.SetDescription("elevation")
+band.SetMetadata({"VERTICAL_DATUM": "NGF-IGN69"})`,
+    );
     return out;
   },
   'Float64 (Web Mercator)': () => {
@@ -150,6 +212,7 @@ describe('metatile engine: one GDAL process per block, tiles identical to per-ti
           expect([meta.sampleFormat, meta.bitsPerSample]).toEqual([ref.sampleFormat, ref.bitsPerSample]);
           expect(meta.nodata).toBe(ref.nodata);
           expect(meta.extraSamples).toEqual(ref.extraSamples);
+          expect(described(join(out, `meta-${tile.x}-${tile.y}.tif`))).toEqual(described(single));
           for (const [i, v] of meta.geoTransform.entries())
             expect(Math.abs(v - ref.geoTransform[i]!)).toBeLessThan(1e-6 * Math.max(1, Math.abs(v)));
           // Floats may differ in the last bits of the working precision; integers not at all.
