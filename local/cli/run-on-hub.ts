@@ -29,7 +29,9 @@ export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Pro
   const hub = await startLocalHub({
     emulators,
     workers: options.workers,
-    pollMs: 500,
+    // The progress check's wait (AWS: 10 s): the run ends half of it, on average, after its last
+    // marker. Each check is one Lambda call and a few ledger reads: 250 ms costs little.
+    pollMs: 250,
     // Production settings (long-poll wait, lease, request timeout) and AWS's behaviour under
     // concurrency; GEOHUB_FAULT_* adds AWS's occasional errors.
     faults: parseFaultRates(process.env),
