@@ -8,6 +8,13 @@ import { DEFAULT_GDAL_PYTHON } from './metatile-command.js';
 
 const ms = z.coerce.number().int().min(0);
 
+/**
+ * `auto`'s limit: a source up to this size is downloaded once per worker and run, a larger one
+ * read by ranges. 64 MiB is a second or less from S3 to a Fargate task, and no more scratch than a
+ * few metatiles' tiles.
+ */
+export const DEFAULT_SOURCE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 const schema = z.object({
   GEOHUB_WORKER_ID: z
     .string()
@@ -24,7 +31,8 @@ const schema = z.object({
   GEOHUB_IDLE_EXIT_MS: ms.optional(),
   GEOHUB_COUNT_REQUESTS: z.enum(['0', '1']).default('0'),
   GEOHUB_ORPHAN_AGE_S: z.coerce.number().int().min(1).optional(),
-  GEOHUB_SOURCE_ACCESS: z.enum(['ranged', 'cached']).default('ranged'),
+  GEOHUB_SOURCE_ACCESS: z.enum(['auto', 'ranged', 'cached']).default('auto'),
+  GEOHUB_SOURCE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(DEFAULT_SOURCE_CACHE_MAX_BYTES),
   GEOHUB_FAULT: z.string().regex(FAULT_PATTERN).optional(),
   GEOHUB_GDAL_PYTHON: z.string().min(1).default(DEFAULT_GDAL_PYTHON),
 });
@@ -47,7 +55,9 @@ export interface WorkerConfig {
   readonly retryDelaySeconds: number;
   /** Exit 0 after this long without work (tests, scale to zero); unset = never. */
   readonly idleExitMs?: number;
-  readonly sourceAccess: 'ranged' | 'cached';
+  /** `auto`: a local copy of a source up to `sourceCacheMaxBytes`, ranged GETs for a larger one. */
+  readonly sourceAccess: 'auto' | 'ranged' | 'cached';
+  readonly sourceCacheMaxBytes: number;
   /** A GDAL/PDAL process older than this is an orphan (default: the longest budget plus a margin). */
   readonly orphanAgeSeconds: number;
   /** Log the AWS requests this worker made, by service and command, when it exits (benchmarks). */
@@ -77,6 +87,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     retryDelaySeconds: e.GEOHUB_RETRY_DELAY_S,
     idleExitMs: e.GEOHUB_IDLE_EXIT_MS,
     sourceAccess: e.GEOHUB_SOURCE_ACCESS,
+    sourceCacheMaxBytes: e.GEOHUB_SOURCE_CACHE_MAX_BYTES,
     fault: e.GEOHUB_FAULT,
     gdalPython: e.GEOHUB_GDAL_PYTHON,
     countRequests: e.GEOHUB_COUNT_REQUESTS === '1',

@@ -13,6 +13,7 @@ import { metatileCommand } from './metatile-command.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS_BY_NAME } from './operations.js';
 import { processTiles } from './process-tile.js';
 import { selfCheck } from './self-check.js';
+import { sizedSourceAccess } from './sized-source-access.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
 import { guardSourceVersion } from './source-version-guard.js';
 import { createStopController } from './stop-controller.js';
@@ -52,11 +53,16 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const { ledger, queue } = adapters;
   const store = withFaults(adapters.store, wc.fault);
   const cached = cachedSourceAccess(store, join(wc.scratchDir, 'sources'));
-  const sources = routeSourceAccess(
-    wc.sourceAccess === 'cached' ? cached : rangedSourceAccess(store, join(wc.scratchDir, 'pins')),
-    cached,
-    NEEDS_LOCAL_SOURCE,
-  );
+  const ranged = rangedSourceAccess(store, join(wc.scratchDir, 'pins'));
+  const preferred =
+    wc.sourceAccess === 'cached'
+      ? cached
+      : wc.sourceAccess === 'ranged'
+        ? ranged
+        : sizedSourceAccess(ranged, cached, store, wc.sourceCacheMaxBytes, (run, way, bytes) =>
+            log.info({ runId: run.runId, sourceAccess: way, bytes }, 'source access chosen'),
+          );
+  const sources = routeSourceAccess(preferred, cached, NEEDS_LOCAL_SOURCE);
   const stop = createStopController({
     graceMs: wc.stopGraceMs,
     reserveMs: Math.min(wc.stopGraceMs, wc.killGraceMs + 5_000),

@@ -32,9 +32,17 @@ async function work(fixture: Fixture, overrides: Record<string, string> = {}) {
 }
 
 describe.each([
-  ['ranged', 'GDAL’s ranged reads (If-Match on every GET)'],
-  ['cached', 'the cached copy (a pinned download)'],
-])('pinned source, %s access: %s', (access) => {
+  ['ranged', 'GDAL’s ranged reads (If-Match on every GET)', {}, undefined],
+  ['cached', 'the cached copy (a pinned download)', {}, undefined],
+  // The default: RGB.byte.tif (1.7 MB) is under auto's limit, so a copy; under a limit of 1 MB, ranges.
+  ['auto', 'the default, a copy of a source this small', {}, 'cached'],
+  [
+    'auto',
+    'the default, ranges for a source over its limit',
+    { GEOHUB_SOURCE_CACHE_MAX_BYTES: '1000000' },
+    'ranged',
+  ],
+] as const)('pinned source, %s access: %s', (access, _what, limits, chosen) => {
   it('reads the upload’s version; once it is overwritten the run drains and fails with one line', async () => {
     const fixture = await createFixture(config, clients);
     const tiles = gdalTileCover(RGB, 8);
@@ -43,13 +51,16 @@ describe.each([
 
     // The source as uploaded: pinned reads succeed.
     await enqueueTiles(fixture, run.runId, [first!]);
-    await work(fixture, { GEOHUB_SOURCE_ACCESS: access });
+    const reader = await work(fixture, { GEOHUB_SOURCE_ACCESS: access, ...limits });
     expect((await tileStates(fixture.ledger, run.runId)).get(first!.id)?.state).toBe('DONE');
+    const choices = reader.logs.filter((l) => l.msg === 'source access chosen');
+    if (chosen) expect(choices).toMatchObject([{ runId: run.runId, sourceAccess: chosen }]);
+    else expect(choices).toEqual([]);
 
     // A re-upload under the same key: other bytes, another ETag.
     await fixture.store.putFile(run.sourceKey, SHADE);
     await enqueueTiles(fixture, run.runId, rest);
-    const worker = await work(fixture, { GEOHUB_SOURCE_ACCESS: access });
+    const worker = await work(fixture, { GEOHUB_SOURCE_ACCESS: access, ...limits });
 
     const after = await fixture.ledger.getRun(run.runId);
     expect(after?.status).toBe('DRAINING');
