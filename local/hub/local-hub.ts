@@ -1,14 +1,8 @@
 import { basename } from 'node:path';
-import { checkProgressTask } from '../../functions/check-progress.js';
-import { drainTask } from '../../functions/drain.js';
-import { enqueueTask } from '../../functions/enqueue.js';
-import { finalizeTask } from '../../functions/finalize.js';
 import { handOverTask } from '../../functions/hand-over.js';
-import { markFailedTask } from '../../functions/mark-failed.js';
 import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
 import { onUploadTask } from '../../functions/on-upload.js';
 import { reapActiveRuns } from '../../functions/reaper.js';
-import { splitTask } from '../../functions/split.js';
 import { createAdapters } from '../../lib/adapters/create-adapters.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
@@ -140,17 +134,33 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     const pollMs = options.pollMs ?? 500;
 
     capacity = startCapacityController({ ledger, pool: workers, log: options.log }, options.capacity);
-    const task = (fn: string, local: (event: unknown) => Promise<unknown>) =>
-      lambdas ? (event: unknown) => lambdas.invoke(fn, event) : local;
+    // Without containers, a task runs in this process, its code loaded when first called: with
+    // them, this process never loads it (the split's and the finalize's EPSG registry is 8 MB of
+    // JSON, a quarter of a second of the CLI's start-up on the cores DynamoDB Local starts on).
+    type Task = (d: typeof deps) => (event: unknown) => Promise<unknown>;
+    const task = (fn: string, load: () => Promise<Task>) => {
+      if (lambdas) return (event: unknown) => lambdas.invoke(fn, event);
+      let local: Promise<(event: unknown) => Promise<unknown>> | undefined;
+      return async (event: unknown) => {
+        local ??= load().then((make) => make(deps));
+        return (await local)(event);
+      };
+    };
     const executions = createLocalExecutions({
       definition: readDefinition(),
       handlers: {
-        Split: task('split', splitTask(deps)),
-        Enqueue: task('enqueue', enqueueTask(deps)),
-        CheckProgress: task('check-progress', checkProgressTask(deps)),
-        Drain: task('drain', drainTask(deps)),
-        Finalize: task('finalize', finalizeTask(deps)),
-        MarkFailed: task('mark-failed', markFailedTask(deps)),
+        Split: task('split', async () => (await import('../../functions/split.js')).splitTask),
+        Enqueue: task('enqueue', async () => (await import('../../functions/enqueue.js')).enqueueTask),
+        CheckProgress: task(
+          'check-progress',
+          async () => (await import('../../functions/check-progress.js')).checkProgressTask,
+        ),
+        Drain: task('drain', async () => (await import('../../functions/drain.js')).drainTask),
+        Finalize: task('finalize', async () => (await import('../../functions/finalize.js')).finalizeTask),
+        MarkFailed: task(
+          'mark-failed',
+          async () => (await import('../../functions/mark-failed.js')).markFailedTask,
+        ),
         // The runner is the starter of the next execution (defined by the time a run hands over).
         HandOver: (input) => handOverTask({ ...deps, starter: executions })(input),
       },

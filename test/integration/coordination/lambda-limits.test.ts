@@ -118,3 +118,27 @@ describe('a task over its timeout in a run', () => {
     expect(run?.reason).toBe('Sandbox.Timedout: Task timed out after 0.05 seconds');
   });
 });
+
+describe('a hub without Lambda containers', () => {
+  let hub: LocalHub;
+  beforeAll(async () => {
+    hub = await startTestHub({ lambdaLimits: false });
+  });
+  afterAll(async () => {
+    await hub?.stop();
+  });
+
+  it('runs each task in the hub’s own process, its code loaded at the first call: a run succeeds', async () => {
+    const started = await hub.upload(RGB, { name: 'in-process.tif', job: { zoom: 8 } });
+    if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+    const execution = await hub.executions.wait(started.executionArn);
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(execution.states).toEqual(
+      expect.arrayContaining(['Split', 'Enqueue', 'CheckProgress', 'Finalize']),
+    );
+    const run = await hub.ledger.getRun(started.runId);
+    expect(run?.status).toBe('SUCCEEDED');
+    expect(run?.counters.done).toBe(run?.counters.total);
+    expect(run?.counters.total).toBeGreaterThan(0);
+  });
+});
