@@ -14,6 +14,7 @@ import { coverTiles } from '../tiling/cover-tiles.js';
 import type { TileRange } from '../tiling/tile-range.js';
 import { ForeignBucketError, OperationMismatchError, RunConflictError } from './errors.js';
 import { normaliseParams, paramsVersion } from './job-params.js';
+import { metatileSize } from './metatile-size.js';
 import { DEFAULT_MAX_TILES, planTiles } from './plan-tiles.js';
 import type { SplitRequest } from './split-request.js';
 
@@ -115,12 +116,14 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     }
   }
 
+  // Sized to the work per tile (metatile-size.ts), never over the deployment's cap.
+  const size = metatileSize(header, plan, deps.tilesPerMessage);
   const manifest = await writeManifest(store, coverRanges(plan.ranges), {
     runId,
     operation,
     paramsVersion: version,
     partLines: deps.partLines,
-    tilesPerMessage: deps.tilesPerMessage,
+    tilesPerMessage: size.tilesPerMessage,
     signal,
   });
   const updated = await ledger.updateRun(runId, { status: 'RUNNING', total: manifest.total }, SPLITTABLE);

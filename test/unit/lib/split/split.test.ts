@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manifestIndexKey } from '../../../../lib/manifest/manifest-ref.js';
 import { runIdFor, tileIdFor } from '../../../../lib/model/ids.js';
@@ -71,6 +74,38 @@ describe('split', () => {
     expect(result.operation).toBe('pointcloud-dtm');
     expect(result.zoom).toBe(result.nativeZoom);
     expect(result.total).toBeGreaterThan(0);
+  });
+
+  it('sizes the metatiles to the work per sub-tile: a big raster far below its native zoom gets small ones', async () => {
+    // 60,000² RGB at 10 m, as GDAL writes a sparse tiled BigTIFF: a few hundred kB, the header of
+    // 10.8 G samples. At its native zoom (14) a sub-tile reads a tile's worth of it; at zoom 9 a
+    // sixtieth of the whole, about 18 s at the rate metatile-size.ts assumes.
+    const dir = mkdtempSync(join(tmpdir(), 'geohub-split-'));
+    try {
+      const big = join(dir, 'big.tif');
+      execFileSync('gdal_create', [
+        ...['-q', '-of', 'GTiff', '-outsize', '60000', '60000', '-bands', '3', '-ot', 'Byte'],
+        ...['-co', 'TILED=YES', '-co', 'SPARSE_OK=TRUE', '-co', 'BIGTIFF=YES', '-co', 'COMPRESS=DEFLATE'],
+        ...['-a_srs', 'EPSG:3857', '-a_ullr', '0', '600000', '600000', '0'],
+        big,
+      ]);
+      const { store, ledger } = setup({ 'in/big.tif': new Uint8Array(readFileSync(big)) });
+      const coarse = await split({ source: sourceOf('in/big.tif'), params: { zoom: 9 } }, { store, ledger });
+      expect(coarse.manifest.tilesPerMessage).toBe(1);
+      const { store: s2, ledger: l2 } = setup({ 'in/big.tif': new Uint8Array(readFileSync(big)) });
+      const native = await split({ source: sourceOf('in/big.tif'), params: {} }, { store: s2, ledger: l2 });
+      expect(native.zoom).toBe(14);
+      expect(native.manifest.tilesPerMessage).toBe(16);
+      // The deployment's cap still holds.
+      const { store: s3, ledger: l3 } = setup({ 'in/big.tif': new Uint8Array(readFileSync(big)) });
+      const capped = await split(
+        { source: sourceOf('in/big.tif'), params: { zoom: 12 } },
+        { store: s3, ledger: l3, tilesPerMessage: 4 },
+      );
+      expect(capped.manifest.tilesPerMessage).toBe(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is idempotent: a repeated event rewrites the same manifest and finds the same run', async () => {
