@@ -48,8 +48,12 @@ describe('the run-control page of geohub up: a point cloud, a cancel, a large ru
   });
 
   it('cancel on a running run ends it CANCELLED, live, and nothing of it keeps running', async () => {
-    const { runId } = await s.submit(slow, 13);
+    // The page first, then the run: it shows up within a poll, while its tool is still at work. At
+    // zoom 12 the source is one sub-tile that reads all of its 419 M pixels in one tool, seconds
+    // long however fast the engine gets (at zoom 13, two metatiles in parallel once ended before
+    // the page had loaded: CI, session 10).
     await s.page.goto(`${s.base}/`);
+    const { runId } = await s.submit(slow, 12);
     await s.rowOf(runId).click({ timeout: 30_000 });
     expect(await waitUntil(() => gdalwarpsOf(runId).length > 0, 90_000, 100)).toBe(true);
     // Live: the page shows the claimed sub-tile without a reload.
