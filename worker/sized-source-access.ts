@@ -1,7 +1,7 @@
 import type { RunRecord } from '../lib/model/run.js';
 import { sourcePin } from '../lib/source/source-pin.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
-import type { SourceAccess } from './source-access.js';
+import { isVrtKey, type SourceAccess } from './source-access.js';
 
 /**
  * The default way to read a run's source: one local copy per worker when the source is small,
@@ -15,8 +15,6 @@ import type { SourceAccess } from './source-access.js';
  * The tool's environment is the ranged one whichever way: its pin header means nothing to a
  * local file. A VRT is always read in place: the files it names sit beside it in the bucket.
  */
-const VRT = /\.vrt$/i;
-
 export function sizedSourceAccess(
   ranged: SourceAccess,
   cached: SourceAccess,
@@ -27,7 +25,7 @@ export function sizedSourceAccess(
   const choices = new Map<string, Promise<SourceAccess>>();
   const decide = async (run: RunRecord, signal?: AbortSignal) => {
     // A VRT names other objects by paths relative to it: read where it is, never as a lone copy.
-    if (VRT.test(run.source.key)) return { way: 'ranged' as const, bytes: undefined };
+    if (isVrtKey(run.source.key)) return { way: 'ranged' as const, bytes: undefined };
     const head = await store.head(run.source.key, { signal, pin: sourcePin(run.source) });
     return {
       way: head && head.bytes <= maxCachedBytes ? ('cached' as const) : ('ranged' as const),

@@ -18,6 +18,9 @@ export interface SourceAccess {
   dispose(): Promise<void>;
 }
 
+/** A VRT names other objects by paths relative to it: it is read where it is, and unpinned. */
+export const isVrtKey = (key: string) => /\.vrt$/i.test(key);
+
 /**
  * GDAL reads only the blocks a tile needs, by ranged GETs: no download at all. Each GET carries
  * `If-Match: "<the upload's ETag>"` (a header file per run in `dir`: GDAL_HTTP_HEADERS would
@@ -34,7 +37,7 @@ export function rangedSourceAccess(store: ObjectStore, dir: string): SourceAcces
       const etag = sourcePin(run.source)?.etag;
       // The header goes with every GET of the tool (GDAL 3.6 has no per-path headers): a VRT
       // reads other objects, whose ETags differ, so a VRT source is read unpinned.
-      if (!etag || /\.vrt$/i.test(run.source.key)) return {};
+      if (!etag || isVrtKey(run.source.key)) return {};
       let file = headerFiles.get(run.runId);
       if (!file) {
         file = join(dir, `${run.runId}.headers`);
