@@ -13,15 +13,6 @@ export function hasEnvEntry(pid: number, entry: string): boolean {
   }
 }
 
-/** Processes started by this test run (the suite mark set in vitest.config.ts), this one excluded. */
-export function suiteProcesses(): ReturnType<typeof processTable> {
-  const mark = process.env.GEOHUB_SUITE_MARK;
-  if (!mark) throw new Error('GEOHUB_SUITE_MARK is not set: run the tests through vitest.config.ts');
-  return processTable().filter(
-    (p) => p.state !== 'Z' && p.pid !== process.pid && hasEnvEntry(p.pid, `GEOHUB_SUITE_MARK=${mark}`),
-  );
-}
-
 /**
  * An environment marker for the processes one test starts: every child inherits it (Java,
  * workers, tools), so the test can judge its own processes and not another run's on a shared
@@ -37,5 +28,18 @@ export function processMark(): { env: Record<string, string>; live: () => string
         .filter((p) => p.state !== 'Z' && p.pid !== process.pid)
         .filter((p) => hasEnvEntry(p.pid, entry))
         .map((p) => `${p.pid} ${p.command} ${p.args.slice(0, 100)}`),
+  };
+}
+
+/**
+ * Marks every process this test file starts from here on (children inherit the environment), so
+ * a check judges this file's processes alone while other files run beside it in other forks.
+ */
+export function markFileProcesses(): { live: () => ReturnType<typeof processTable> } {
+  const entry = `GEOHUB_FILE_MARK=${randomUUID()}`;
+  process.env.GEOHUB_FILE_MARK = entry.slice('GEOHUB_FILE_MARK='.length);
+  return {
+    live: () =>
+      processTable().filter((p) => p.state !== 'Z' && p.pid !== process.pid && hasEnvEntry(p.pid, entry)),
   };
 }

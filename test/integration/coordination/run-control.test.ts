@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
@@ -32,10 +32,6 @@ afterAll(async () => {
   rmSync(flagDir, { recursive: true, force: true });
 });
 
-const poolScratch = () =>
-  readdirSync(tmpdir())
-    .filter((d) => d.startsWith('geohub-pool-'))
-    .map((d) => join(tmpdir(), d));
 const gdalProcesses = () => processTable().filter(isToolProcess);
 
 describe('run control on the local stack', () => {
@@ -64,7 +60,12 @@ describe('run control on the local stack', () => {
       }, 10_000),
     ).toBe(true);
     // Discarding the .part and releasing the claim are independent steps of the cleanup: wait for both.
-    const parts = () => poolScratch().flatMap((d) => findFiles(d, (n) => n.endsWith('.part')));
+    // This hub's scratch, this run's files (out/<runId>/): another file's run may be mid-write.
+    const parts = () =>
+      hub.pool
+        .scratchDirs()
+        .flatMap((d) => findFiles(d, (n) => n.endsWith('.part')))
+        .filter((p) => p.split(sep).includes(started.runId));
     await waitUntil(() => parts().length === 0, 10_000);
     expect(parts()).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);

@@ -7,11 +7,13 @@ import { descendants, isAlive, processTable } from '../../../lib/process/process
 import { nodeEntry } from '../../../local/node-entry.js';
 import { readResources } from '../../../local/stack/resources.js';
 import { LOCAL_ACCOUNT, LOCAL_REGION, LOCAL_STAGE, startLocalStack } from '../../../local/stack/stack.js';
-import { processMark, suiteProcesses } from '../../support/marked-processes.js';
+import { markFileProcesses, processMark } from '../../support/marked-processes.js';
 import { stackClients } from '../../support/stack-clients.js';
 import { waitUntil } from '../../support/wait-until.js';
 
 const { config, clients } = stackClients();
+// What this file starts, told apart from what files running beside it start.
+const fileProcesses = markFileProcesses();
 afterAll(() => clients.destroy());
 const resources = readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
 
@@ -99,14 +101,16 @@ describe('the local stack leaves nothing running', () => {
     }
   });
 
-  it('the suite stack is still the only one: no emulator outside the suite is left over', () => {
+  it('the suite stack is still the only one: no emulator this file started is left over', () => {
     const suite = inject('stackPids');
     const suiteTree = new Set(suite.flatMap((pid) => [pid, ...descendants(pid)]));
-    // This run's processes only: another suite on the same machine has emulators of its own.
-    const strays = suiteProcesses().filter(
-      (p) =>
-        (p.args.includes('DynamoDBLocal.jar') || p.args.includes('emulator-main')) && !suiteTree.has(p.pid),
-    );
+    // This file's processes only: files running beside it, and other suites, have emulators of their own.
+    const strays = fileProcesses
+      .live()
+      .filter(
+        (p) =>
+          (p.args.includes('DynamoDBLocal.jar') || p.args.includes('emulator-main')) && !suiteTree.has(p.pid),
+      );
     expect(strays.map((p) => `${p.pid} ${p.args}`)).toEqual([]);
   });
 });
