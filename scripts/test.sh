@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The README's test command: installs what is missing, runs every suite — unit and integration
-# (local stack, real GDAL), and beside them e2e (the built CLI as a user runs it) — prints one
-# closing line, and fails if any emulator, worker or tool process outlived the suites, or if they
-# left a geohub-* temporary entry behind.
+# The README's test command: installs what is missing, runs every suite — unit, integration
+# (local stack, real GDAL), then e2e (the built CLI as a user runs it, alone, because it
+# checks the process table) — prints one closing line, and fails if any emulator, worker or
+# tool process outlived the suites, or if they left a geohub-* temporary entry behind.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -16,26 +16,13 @@ status=0
 # same machine; it is checked for geohub-* entries after the suites, then removed.
 run_tmp="${TMPDIR:-/tmp}/geohub-test-${GEOHUB_SUITE_MARK:0:8}"
 mkdir -p "$run_tmp" || exit 1
-e2e_pid=''
-# Interrupted (Ctrl-C, CI cancelled): the e2e suite in the background goes too.
-trap '[ -n "$e2e_pid" ] && kill "$e2e_pid" 2>/dev/null; rm -rf "$run_tmp"' EXIT
+trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR="$run_tmp"
 
-# The e2e suite runs beside the others, not after them: its files wait on stacks of their own
-# (start-ups, a 65 s idle, runs to finish) while the integration files keep the cores busy; one
-# after the other took 38 minutes in CI. Every check of either judges only its own processes
-# and files (marks, process groups, TMPDIRs of its own), never the machine's. Its output is
-# printed when it ends, so that neither log is interleaved with the other.
-e2e_log=test-artifacts/vitest-e2e.log
-npx vitest run --project e2e \
-  --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest-e2e.json "$@" \
-  > "$e2e_log" 2>&1 &
-e2e_pid=$!
 npx vitest run --project unit --project integration \
   --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest-main.json "$@" || status=1
-wait "$e2e_pid" || status=1
-e2e_pid=''
-cat "$e2e_log"
+npx vitest run --project e2e \
+  --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest-e2e.json "$@" || status=1
 
 node -e '
   const fs = require("fs");

@@ -16,7 +16,7 @@ describe('an error nothing caught (issue 20 #3)', () => {
       nodeEntry(new URL('../support/crash-with-hub-main.ts', import.meta.url)),
       {
         env: { ...process.env, ...mark.env, TMPDIR: tmp },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
     onTestFinished(() => {
@@ -37,7 +37,9 @@ describe('an error nothing caught (issue 20 #3)', () => {
       child.once('exit', (code) => reject(new Error(`exited before the hub started (${code}): ${stderr}`)));
     });
     expect(mark.live().some((p) => p.split(' ')[1] === 'java')).toBe(true);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdin!.end('crash now\n');
+    const code = await exited;
     expect(code).toBe(1);
     expect(stderr.trim()).toBe('geohub: unexpected error: boom');
     // SIGKILLed by the exit hooks: the wrapper's Java follows through its parent-death signal.

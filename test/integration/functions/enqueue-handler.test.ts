@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stackClients } from '../../support/stack-clients.js';
 
 /** Split then enqueue through both Lambda handlers, as the state machine calls them. */
@@ -19,6 +19,8 @@ beforeAll(async () => {
   workQueue = (await clients.sqs.send(new CreateQueueCommand({ QueueName: `h-${id}-work` }))).QueueUrl!;
   queues.push(workQueue, dlq);
   Object.assign(process.env, env, { GEOHUB_QUEUE_URL: workQueue, GEOHUB_DLQ_URL: dlq });
+  // A cold start, as on AWS: the handler reads this environment, not a module cached by another file.
+  vi.resetModules();
   splitHandler = (await import('../../../functions/split.js')).handler as Handler;
   enqueueHandler = (await import('../../../functions/enqueue.js')).handler as Handler;
 });

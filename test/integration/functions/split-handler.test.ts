@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stackClients } from '../../support/stack-clients.js';
 import { baselineTags, tiffBytes } from '../../support/tiff-bytes.js';
 
@@ -21,6 +21,8 @@ let handler: (event: unknown, context: object) => Promise<unknown>;
 beforeAll(async () => {
   // The handler builds its dependencies from the environment on first use, as on AWS.
   Object.assign(process.env, env);
+  // A cold start, as on AWS: the handler reads this environment, not a module cached by another file.
+  vi.resetModules();
   handler = (await import('../../../functions/split.js')).handler as typeof handler;
 });
 afterAll(() => {
