@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../support/cli.js';
 import { findFiles } from '../support/find-files.js';
+import { gdalInfos } from '../support/gdal-info.js';
 import { processMark } from '../support/marked-processes.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
 import { readStacItems } from '../support/stac-items.js';
@@ -36,9 +37,15 @@ interface Summary {
 function checkTiles(dir: string, summary: Summary, bands: number) {
   const tiles = findFiles(dir, (n) => n.endsWith('.tif'));
   expect(tiles.length).toBe(summary.tiles.total);
+  const infos = gdalInfos<{
+    size: number[];
+    bands: unknown[];
+    coordinateSystem: { wkt: string };
+    metadata: Record<string, Record<string, string>>;
+  }>(tiles);
   for (const tile of tiles) {
     expect(tile.slice(dir.length)).toMatch(/^\/\d+\/\d+\/\d+\.tif$/);
-    const info = JSON.parse(execFileSync('gdalinfo', ['-json', tile], { encoding: 'utf8' }));
+    const info = infos.get(tile)!;
     expect(info.size).toEqual([256, 256]);
     expect(info.bands).toHaveLength(bands);
     expect(info.coordinateSystem.wkt).toContain('"EPSG",3857');

@@ -10,6 +10,7 @@ import { readRasterGrid } from '../../../lib/pointcloud/read-raster-grid.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { DEFAULT_GDAL_PYTHON, metatileCommand } from '../../../worker/metatile-command.js';
 import { approximationFigures } from '../../support/approximation-check.js';
+import { gdalInfos } from '../../support/gdal-info.js';
 import { maxPixelDifference, readTilePixels } from '../../support/raster-pixels.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
 
@@ -22,32 +23,19 @@ const gdal = (tool: string, args: string[]) => execFileSync(tool, ['-q', ...args
 const python = (code: string) => execFileSync(DEFAULT_GDAL_PYTHON, ['-c', code], { stdio: 'pipe' });
 
 /**
- * What a viewer reads from each tile besides its pixels, as `gdalinfo -json` reports it (GDAL's
- * `Info`, in one Python process for all the files: a gdalinfo per file cost seconds per test):
- * the CRS, the metadata, each band's colour interpretation, colour table, nodata, scale, offset,
- * unit, description and metadata. Not the image structure: per-tile gdalwarp writes strips.
+ * What a viewer reads from each tile besides its pixels, as `gdalinfo -json` reports it: the CRS,
+ * the metadata, each band's colour interpretation, colour table, nodata, scale, offset, unit,
+ * description and metadata. Not the image structure: per-tile gdalwarp writes strips.
  */
 function described(files: readonly string[]): Map<string, unknown> {
-  const infos = JSON.parse(
-    execFileSync(
-      DEFAULT_GDAL_PYTHON,
-      [
-        '-c',
-        `import json, sys
-from osgeo import gdal
-gdal.UseExceptions()
-print(json.dumps([gdal.Info(f, format="json") for f in json.loads(sys.stdin.read())]))`,
-      ],
-      { input: JSON.stringify(files), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-    ),
-  ) as {
+  const infos = gdalInfos<{
     coordinateSystem?: { wkt?: string };
     metadata?: Record<string, Record<string, string>>;
     bands: Record<string, unknown>[];
-  }[];
+  }>(files);
   return new Map(
-    infos.map((info, i) => [
-      files[i]!,
+    [...infos].map(([file, info]) => [
+      file,
       {
         crs: info.coordinateSystem?.wkt,
         metadata: info.metadata?.[''],
