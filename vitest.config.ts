@@ -14,6 +14,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Before integration, as a group of its own: Vitest runs projects of one group with one
+          // worker limit, and integration has its own.
+          sequence: { groupOrder: 0 },
           // Some unit tests start a node or GDAL process; on a loaded machine that alone can take
           // seconds. Timings are the bench's business, not a test's.
           testTimeout: 60_000,
@@ -32,6 +35,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           pool: 'forks',
         },
       },
