@@ -219,7 +219,7 @@ describe('metatile engine: one GDAL process per block, tiles identical to per-ti
         const descriptions = described([...tiles.map(singleOf), ...tiles.map(metaOf)]);
         for (const tile of tiles) {
           const single = singleOf(tile);
-          const meta = await readTilePixels(join(out, `meta-${tile.x}-${tile.y}.tif`));
+          const meta = await readTilePixels(metaOf(tile));
           const ref = await readTilePixels(single);
           expect([meta.width, meta.height]).toEqual([256, 256]);
           expect(meta.bands.length).toBe(ref.bands.length);
@@ -245,9 +245,7 @@ describe('metatile engine: one GDAL process per block, tiles identical to per-ti
           worst = Math.max(worst, figures.maxDifference);
         }
         // Not a comparison of empty tiles: the block holds data.
-        const pixels = await Promise.all(
-          tiles.map((t) => readTilePixels(join(out, `meta-${t.x}-${t.y}.tif`))),
-        );
+        const pixels = await Promise.all(tiles.map((t) => readTilePixels(metaOf(t))));
         expect(
           pixels.some((p) => Array.from(p.bands[0]!).some((v) => v !== p.nodata && !Number.isNaN(v))),
         ).toBe(true);
