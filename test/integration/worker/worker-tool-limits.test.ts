@@ -32,7 +32,9 @@ describe('a tool that exceeds its budget, or cannot be killed', () => {
       // The engine writes its outputs once its warp is done: this one creates its .part first, so
       // the tool cut off mid-warp has one, and "no .part" below means the worker removed it.
       ...partFirstEngine(),
-      GEOHUB_TOOL_TIMEOUT_MS: '1500',
+      // The slow tile needs ~6 s of warp on an idle machine; the empty neighbours well under 1 s
+      // even beside two other busy test files: 3 s parks the one and not the others.
+      GEOHUB_TOOL_TIMEOUT_MS: '3000',
       GEOHUB_KILL_GRACE_MS: '500',
     });
     workers.push(worker);
