@@ -5,7 +5,8 @@ import type { RunRecord, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
-import type { EnginePool } from '../lib/process/engine-pool.js';
+import type { EnginePool, EngineSpec } from '../lib/process/engine-pool.js';
+import { engineRequest, type RunScope, scopeEnv } from '../lib/process/engine-request.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { runProcess } from '../lib/process/run-process.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
@@ -22,7 +23,10 @@ export interface ProcessTileDeps {
   readonly scratchDir: string;
   readonly toolTimeoutMs: number;
   readonly killGraceMs: number;
+  /** Every tool's environment: the worker's, the same for every run. */
   readonly toolEnv: Readonly<Record<string, string | undefined>>;
+  /** The run the tools work for (its source's pin): with each engine request, in a one-off tool's environment. */
+  readonly runScope?: RunScope;
   /** The metatile engine (metatile-command.ts): interpreter and script. */
   readonly metatileEngine: { readonly file: string; readonly args: readonly string[] };
   /**
@@ -39,6 +43,18 @@ export function scratchTilePath(deps: ProcessTileDeps, runId: string, tile: Tile
   return join(deps.scratchDir, 'out', runId, String(tile.z), String(tile.x), `${tile.y}.tif`);
 }
 
+/**
+ * How the worker's engine is started: run-independent, so one engine serves every run and can be
+ * started before the first (`EnginePool.prestart`).
+ */
+export function engineSpec(
+  deps: Pick<ProcessTileDeps, 'toolEnv' | 'scratchDir'>,
+  file: string,
+  args: readonly string[],
+): EngineSpec {
+  return { file, args, env: deps.toolEnv, cwd: deps.scratchDir };
+}
+
 /** Tool runs bound to the attempt's budget, cancellation, scratch and environment. */
 export function toolRunner(
   deps: ProcessTileDeps,
@@ -53,11 +69,14 @@ export function toolRunner(
       const limits = { signal, timeoutMs: deps.toolTimeoutMs, graceMs: deps.killGraceMs, onSpawn };
       // An engine runs in the scratch root (its paths are absolute): it serves other attempts,
       // whose work directories it cannot know.
+      // The same engine serves every run: what a run needs goes with its requests.
       if (options.input !== undefined && deps.engines) {
-        const spec = { file, args, env: deps.toolEnv, cwd: deps.scratchDir };
-        return deps.engines.run(spec, options.input, limits);
+        const spec = engineSpec(deps, file, args);
+        const input = deps.runScope ? engineRequest(options.input, deps.runScope) : options.input;
+        return deps.engines.run(spec, input, limits);
       }
-      return runProcess(file, args, { ...limits, env: deps.toolEnv, cwd: work, input: options.input });
+      const env = deps.runScope ? { ...deps.toolEnv, ...scopeEnv(deps.runScope) } : deps.toolEnv;
+      return runProcess(file, args, { ...limits, env, cwd: work, input: options.input });
     },
   };
 }

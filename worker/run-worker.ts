@@ -11,7 +11,7 @@ import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
 import { metatileCommand } from './metatile-command.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS_BY_NAME } from './operations.js';
-import { processTiles } from './process-tile.js';
+import { engineSpec, processTiles } from './process-tile.js';
 import { selfCheck } from './self-check.js';
 import { sizedSourceAccess } from './sized-source-access.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
@@ -79,6 +79,11 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const toolEnv = gdalEnv(config, proc.env);
   const metatileEngine = metatileCommand(wc.gdalPython);
   const engines = createEnginePool();
+  // Started now, while the queue is polled: the first metatile of a run does not wait for the
+  // interpreter and GDAL's import (a third of a second here, on its run's critical path).
+  engines.prestart(
+    engineSpec({ toolEnv, scratchDir: wc.scratchDir }, metatileEngine.file, metatileEngine.args),
+  );
   const deletes = batchedDeletes(queue, log, Math.floor(wc.leaseMs / 3));
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
@@ -111,9 +116,10 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   toolTimeoutMs: wc.toolTimeoutMs,
                   killGraceMs: wc.killGraceMs,
                   // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs),
-                  // and the run named: a metatile engine's spec comes on its stdin, so its
-                  // command line no longer says which run it works for; its environment does.
-                  toolEnv: { ...toolEnv, ...sources.toolEnv(run), GEOHUB_RUN_ID: run.runId },
+                  // and the run named: with each engine request (one engine serves every run),
+                  // in the environment of a tool started for one.
+                  toolEnv,
+                  runScope: { runId: run.runId, config: sources.toolEnv(run) },
                   metatileEngine,
                   engines,
                   onToolStart: (file, pid, started) => {

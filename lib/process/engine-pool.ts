@@ -32,6 +32,11 @@ export interface EnginePool {
    */
   run(spec: EngineSpec, input: string, options: EngineRunOptions): Promise<RunProcessResult>;
   /**
+   * Starts an engine with `spec` to wait for the first request, unless one waits already: its
+   * start is paid before any work needs it.
+   */
+  prestart(spec: EngineSpec): void;
+  /**
    * Ends the waiting engine (SIGKILL: between requests it holds no output) and resolves once its
    * group is dead: a worker that exits right after leaves no engine for anyone to find.
    */
@@ -103,6 +108,10 @@ export function createEnginePool(options: { requestsPerEngine?: number } = {}): 
         await watch.dispose();
         if (!kept) forgetGroup(pgid);
       }
+    },
+    prestart(spec) {
+      if (closed || idle) return;
+      idle = { key: keyOf(spec), engine: startServingEngine(spec) };
     },
     async close() {
       closed = true;

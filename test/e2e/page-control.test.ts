@@ -1,13 +1,7 @@
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leftoverProcesses } from '../support/leftovers.js';
-import {
-  ARTIFACTS,
-  DONE_COLOUR,
-  gdalwarpsOf,
-  type TileFeature,
-  usePageSession,
-} from '../support/page-session.js';
+import { ARTIFACTS, DONE_COLOUR, type TileFeature, usePageSession } from '../support/page-session.js';
 import { descendantsOf, poolWorkersOf } from '../support/process-tree.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
 import { colourFigures } from '../support/screenshot-pixels.js';
@@ -55,7 +49,7 @@ describe('the run-control page of geohub up: a point cloud, a cancel, a large ru
     await s.page.goto(`${s.base}/`);
     const { runId } = await s.submit(slow, 12);
     await s.rowOf(runId).click({ timeout: 30_000 });
-    expect(await waitUntil(() => gdalwarpsOf(runId).length > 0, 90_000, 100)).toBe(true);
+    expect(await waitUntil(() => s.gdalAtWork().length > 0, 90_000, 100)).toBe(true);
     // Live: the page shows the claimed sub-tile without a reload.
     await s.pageShows(async () => (await s.legendCount('CLAIMED')) > 0);
     const run = (await s.runOf(runId))!;
@@ -71,7 +65,7 @@ describe('the run-control page of geohub up: a point cloud, a cancel, a large ru
     await s.pageShows(async () => (await s.statusIn(runId)) === 'CANCELLED');
     expect((await s.runOf(runId))?.status).toBe('CANCELLED');
     // Nothing of the run keeps running while up still runs: no tool, no claim, no partial file.
-    expect(await waitUntil(() => gdalwarpsOf(runId).length === 0, 10_000, 100)).toBe(true);
+    expect(await waitUntil(() => s.gdalAtWork().length === 0, 10_000, 100)).toBe(true);
     // The claim release and the .part removal follow the tool's death (cleanup runs in order).
     let verify: { claimsHeld: number; parts: string[] } | undefined;
     await waitUntil(
@@ -147,11 +141,11 @@ describe('the run-control page of geohub up: a point cloud, a cancel, a large ru
     const r = await s.up.done;
     expect(r.code).toBe(130); // stopped by Ctrl-C, as a shell reports it
     // Its stack, workers and tools are gone. Once up has exited they would be reparented, so
-    // they are recognised by the pids taken before the stop, and tools by our runs' ids.
+    // they are recognised by the pids taken before the stop, and tools by the session's mark.
     const left = leftoverProcesses().filter((line) => ours.has(Number(line.split(' ')[0])));
     expect(left).toEqual([]);
     expect(poolWorkersOf(child.pid!)).toEqual([]);
-    expect(s.runIds.flatMap(gdalwarpsOf)).toEqual([]);
+    expect(s.gdalAtWork()).toEqual([]);
     // The render cache was its own directory, and went with it.
     expect(renderCache).toMatch(/geohub-render-/);
     expect(existsSync(renderCache)).toBe(false);

@@ -3,9 +3,8 @@ import { request } from 'node:http';
 import { basename } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { processTable } from '../../lib/process/process-table.js';
 import { launchChromium } from './browser.js';
-import { hasEnvEntry } from './marked-processes.js';
+import { processMark } from './marked-processes.js';
 import { type Box, decodePng } from './screenshot-pixels.js';
 import { tempDir } from './temp-dir.js';
 import { startUp, type UpSession } from './up-session.js';
@@ -39,8 +38,19 @@ export class PageSession {
   readonly pageErrors: string[] = [];
   /** Every URL the page requested: all must be on the local server. */
   readonly requested: string[] = [];
-  /** The runs this file started: their tools must all be gone at the end. */
+  /** The runs this file started. */
   readonly runIds: string[] = [];
+  /** The mark in the environment of everything its `geohub up` starts (workers, engines, tools). */
+  readonly mark = processMark();
+
+  /**
+   * GDAL at work for this session's runs: a per-tile gdalwarp, or a metatile engine in the middle
+   * of a request (named `gdal-metatile` only then). By the session's mark, since one engine serves
+   * every run and is reparented once up has gone; the page's tests run one run at a time.
+   */
+  gdalAtWork(): string[] {
+    return this.mark.live().filter((p) => / (gdalwarp|gdal-metatile) /.test(p));
+  }
 
   get base(): string {
     return this.up.url;
@@ -150,21 +160,12 @@ export class PageSession {
   }
 }
 
-/** The run's GDAL tools: a per-tile gdalwarp names the run in its paths, the metatile engine in its environment. */
-export const gdalwarpsOf = (runId: string) =>
-  processTable().filter(
-    (p) =>
-      p.state !== 'Z' &&
-      /^(gdalwarp|gdal-metatile)$/.test(p.command) &&
-      (p.args.includes(runId) || hasEnvEntry(p.pid, `GEOHUB_RUN_ID=${runId}`)),
-  );
-
 /** Registers the file's beforeAll/afterAll; the session's fields are set once beforeAll ran. */
 export function usePageSession(): PageSession {
   const session = new PageSession();
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    session.up = await startUp();
+    session.up = await startUp(session.mark.env);
     session.browser = await launchChromium();
     const page = await session.browser.newPage({ viewport: { width: 1280, height: 800 } });
     session.page = page;

@@ -6,14 +6,17 @@ with the very gdalwarp argv the per-tile path uses (GDALWarp is the same library
 behind the utility), so a tile is the same whichever way it was made.
 
 Usage: warp-metatile.py --serve, warp-metatile.py < spec.json, or warp-metatile.py '<json spec>'
-(one argv element, never a shell line).
+(one argv element, never a shell line); a request (below) is accepted wherever a spec is.
 
---serve: the worker's way. GDAL is imported once, then each line of stdin is one spec; when a
-spec's tiles are all written and closed, one line {"done": n} goes to stdout, and the next spec is
-read. End of file: exit 0. The interpreter's start and GDAL's import cost about as much CPU as a
-Byte metatile's warp (docs/architecture.md#metatiles), so one engine serves a worker's metatiles
-one after the other. Any error: its message on stderr and exit 1 (the worker starts a new engine
-for the next spec); a cancel kills the engine's process group.
+--serve: the worker's way. GDAL is imported once, then each line of stdin is one request
+{"run": id, "config": {GDAL option: value}, "spec": spec} (or a bare spec); when its tiles are all
+written and closed, one line {"done": n} goes to stdout, and the next request is read. End of file:
+exit 0. The interpreter's start and GDAL's import cost about as much CPU as a Byte metatile's warp
+(docs/architecture.md#metatiles), so one engine serves a worker's metatiles one after the other,
+whatever their run: a request's config (its run's source pin) holds for that request only, and a
+request of another run starts with GDAL's network cache cleared. Any error: its message on stderr
+and exit 1 (the worker starts a new engine for the next request); a cancel kills the engine's
+process group.
 
 Without an argument it imports GDAL first and then reads one spec until end of file; given no
 spec (end of file at once) it exits 0 having done nothing. The spec:
@@ -162,14 +165,16 @@ def write_tile(driver, block, layout, col, row, size, output):
     tile = None
 
 
-def warp_block(gdal, spec):
-    set_process_name()
+def touch_outputs(spec):
     # The outputs exist from the start, as gdalwarp's do: while the engine runs (or hangs, or
     # survives a kill), its partial output is visible to the worker's cleanup and self-check.
     for tile in spec["tiles"]:
         open(tile["output"], "wb").close()
-    if gdal is None:
-        gdal = import_gdal()
+
+
+def warp_block(gdal, spec):
+    set_process_name()
+    touch_outputs(spec)
 
     size = int(spec["tileSize"])
     source = gdal.Open(spec["source"])
@@ -186,17 +191,51 @@ def warp_block(gdal, spec):
     return gdal
 
 
+def as_request(document):
+    # A bare spec (no run, no config of its own) or a request {"run", "config", "spec"}.
+    return document if "spec" in document else {"spec": document}
+
+
+def serve_request(gdal, request, previous_run):
+    run = request.get("run")
+    if run != previous_run:
+        # Another run may read another version under the same key (a re-upload): nothing GDAL
+        # fetched for one run (sizes, blocks) may answer a read of the next.
+        gdal.VSICurlClearCache()
+    config = request.get("config") or {}
+    for name, value in config.items():
+        gdal.SetConfigOption(name, value)
+    try:
+        warp_block(gdal, request["spec"])
+    finally:
+        for name in config:
+            gdal.SetConfigOption(name, None)
+    return run
+
+
+def warm_up(gdal):
+    # While the engine waits for its first request: PROJ's database opened and the warper's code
+    # paths loaded by a one-pixel warp in memory, not on the first metatile's time.
+    pixel = gdal.GetDriverByName("MEM").Create("", 1, 1, 1, gdal.GDT_Byte)
+    pixel.SetGeoTransform([0.0, 0.001, 0.0, 0.0, 0.0, -0.001])
+    pixel.SetProjection('GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433],AUTHORITY["EPSG","4326"]]')
+    gdal.Warp("", pixel, options=gdal.WarpOptions(options=["-of", "MEM", "-t_srs", "EPSG:3857"]))
+    gdal.GetDriverByName("GTiff")
+
+
 def serve():
     gdal = import_gdal()
+    warm_up(gdal)
     idle_name = process_name()
     done = 0
+    run = None
     while True:
-        line = sys.stdin.readline()  # one spec a line, read as soon as it arrives
+        line = sys.stdin.readline()  # one request a line, read as soon as it arrives
         if not line:
             break
         if not line.strip():
             continue
-        warp_block(gdal, json.loads(line))
+        run = serve_request(gdal, as_request(json.loads(line)), run)
         done += 1
         set_process_name(idle_name)
         sys.stdout.write(json.dumps({"done": done}) + "\n")
@@ -210,15 +249,18 @@ def main(argv):
     if len(argv) > 2:
         sys.stderr.write("usage: warp-metatile.py [--serve | '<json spec>'] (or the spec on stdin)\n")
         return 2
-    gdal = None
     if len(argv) == 2:
-        text = argv[1]
+        request = as_request(json.loads(argv[1]))
+        # Its outputs before GDAL's import, as a one-shot tool's: visible from its first moment.
+        touch_outputs(request["spec"])
+        gdal = import_gdal()
     else:
         gdal = import_gdal()
         text = sys.stdin.read()
         if not text.strip():
             return 0  # stood down: no work was given
-    warp_block(gdal, json.loads(text))
+        request = as_request(json.loads(text))
+    serve_request(gdal, request, None)
     return 0
 
 

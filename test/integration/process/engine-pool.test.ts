@@ -1,26 +1,41 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createEnginePool, type EngineSpec } from '../../../lib/process/engine-pool.js';
+import { engineRequest } from '../../../lib/process/engine-request.js';
 import { ToolCancelledError, ToolExitError, ToolTimeoutError } from '../../../lib/process/errors.js';
 import { isAlive, processTable } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { groupGone } from '../../../lib/process/terminate-group.js';
 import { tileBounds } from '../../../lib/tiling/tile-bounds.js';
 import { nodeEntry } from '../../../local/node-entry.js';
+import { gdalEnv } from '../../../worker/gdal-env.js';
 import { DEFAULT_GDAL_PYTHON, metatileCommand } from '../../../worker/metatile-command.js';
+import { createFixture } from '../../support/run-fixture.js';
+import { stackClients } from '../../support/stack-clients.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
 import { waitUntil } from '../../support/wait-until.js';
 
+const { config, clients } = stackClients();
+afterAll(() => clients.destroy());
 const ENGINE = metatileCommand(DEFAULT_GDAL_PYTHON);
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 const LIMITS = { timeoutMs: 60_000, graceMs: 1_000 };
 
-/** A one-tile spec: the first tile of RGB.byte.tif's zoom-10 cover, written as `<prefix>tile.tif`. */
-function spec(prefix: string, extra: readonly string[] = [], size = 256): string {
-  const { z, x, y } = gdalTileCover(RGB, 10)[0]!;
+/** A one-tile spec: a tile of RGB.byte.tif's zoom-10 cover (its first, or the one at its centre), written as `<prefix>tile.tif`. */
+function spec(
+  prefix: string,
+  extra: readonly string[] = [],
+  size = 256,
+  where: 'first' | 'centre' = 'first',
+): string {
+  const cover = gdalTileCover(RGB, 10);
+  const mid = (v: number[]) => Math.round((Math.min(...v) + Math.max(...v)) / 2);
+  const { z, x, y } =
+    where === 'first' ? cover[0]! : { z: 10, x: mid(cover.map((t) => t.x)), y: mid(cover.map((t) => t.y)) };
   const b = tileBounds(z, x, y);
   return JSON.stringify({
     source: RGB,
@@ -83,24 +98,90 @@ describe('engine pool: one metatile engine serves a worker’s requests one afte
     expect(groupGone(first)).toBe(true);
   });
 
-  it('another environment (the next run pins another source version), or an engine that died waiting: a new engine', async () => {
+  it('one engine serves every run: a request’s GDAL config holds for that request alone; an engine that died waiting: a new one', async () => {
     const dir = tempDir('geohub-engines-');
     const { engines, engineSpec, run } = pool(dir);
-    const first = await run(spec(join(dir, 'a-')));
-    let other = 0;
-    await engines.run(
-      { ...engineSpec, env: { ...engineSpec.env, GDAL_HTTP_HEADER_FILE: join(dir, 'r-2.headers') } },
-      spec(join(dir, 'b-')),
-      { ...LIMITS, onSpawn: (p) => (other = p) },
+    const request = async (input: string) => {
+      let pid = 0;
+      const result = await engines.run(engineSpec, input, { ...LIMITS, onSpawn: (p) => (pid = p) });
+      return { pid, stderr: result.stderr };
+    };
+    // GDAL's debug output on for one request of run r-1: its stderr has GDAL's own lines.
+    const debug = await request(
+      engineRequest(spec(join(dir, 'a-')), { runId: 'r-1', config: { CPL_DEBUG: 'ON' } }),
     );
-    expect(other).not.toBe(first);
-    expect(await waitUntil(() => !isAlive(first), 5_000, 20)).toBe(true);
+    expect(debug.stderr).toMatch(/GDAL|GTiff|WARP/);
+    // The next request, of another run, on the same engine: none of it.
+    const next = await request(engineRequest(spec(join(dir, 'b-')), { runId: 'r-2', config: {} }));
+    expect(next.pid).toBe(debug.pid);
+    expect(next.stderr).toBe('');
+    // Both tiles are the one-shot engine's.
+    await runProcess(ENGINE.file, [...ENGINE.args, spec(join(dir, 'cold-'))], LIMITS);
+    const tile = (prefix: string) => readFileSync(join(dir, `${prefix}tile.tif`));
+    expect(tile('a-').equals(tile('cold-'))).toBe(true);
+    expect(tile('b-').equals(tile('cold-'))).toBe(true);
 
-    process.kill(other, 'SIGKILL');
-    expect(await waitUntil(() => !existsSync(`/proc/${other}`), 5_000, 20)).toBe(true);
+    process.kill(next.pid, 'SIGKILL');
+    expect(await waitUntil(() => !existsSync(`/proc/${next.pid}`), 5_000, 20)).toBe(true);
     const third = await run(spec(join(dir, 'c-')));
-    expect(third).not.toBe(other);
-    expect(readdirSync(dir).sort()).toEqual(['a-tile.tif', 'b-tile.tif', 'c-tile.tif']);
+    expect(third).not.toBe(next.pid);
+    expect(readdirSync(dir).sort()).toEqual(['a-tile.tif', 'b-tile.tif', 'c-tile.tif', 'cold-tile.tif']);
+  });
+
+  it('a request of another run reads its source afresh: a key uploaded again between two runs is not answered from GDAL’s cache', async () => {
+    const dir = tempDir('geohub-engines-');
+    const fixture = await createFixture(config, clients);
+    const { engines } = pool(dir);
+    const engineSpec: EngineSpec = { ...ENGINE, env: gdalEnv(config), cwd: dir };
+    // The second version: the same grid, every value inverted.
+    const inverted = join(dir, 'inverted.tif');
+    execFileSync('gdal_translate', ['-q', '-scale', '0', '255', '255', '0', RGB, inverted]);
+    const key = `engines/${randomUUID()}/source.tif`;
+    // A tile in the middle of the raster: all data, so the two versions differ in every pixel.
+    const middle = (prefix: string) => spec(join(dir, prefix), [], 256, 'centre');
+    const onS3 = (prefix: string) =>
+      middle(prefix).replace(JSON.stringify(RGB), JSON.stringify(`/vsis3/${config.bucket}/${key}`));
+    const request = (prefix: string, runId: string) =>
+      engines.run(engineSpec, engineRequest(onS3(prefix), { runId, config: {} }), LIMITS);
+
+    await fixture.store.putFile(key, RGB);
+    await request('a-', 'r-1');
+    await fixture.store.putFile(key, inverted);
+    await request('b-', 'r-2');
+
+    const cold = (prefix: string, source: string) =>
+      runProcess(
+        ENGINE.file,
+        [...ENGINE.args, middle(prefix).replace(JSON.stringify(RGB), JSON.stringify(source))],
+        LIMITS,
+      );
+    await cold('cold-a-', RGB);
+    await cold('cold-b-', inverted);
+    const tile = (prefix: string) => readFileSync(join(dir, `${prefix}tile.tif`));
+    expect(tile('cold-a-').equals(tile('cold-b-'))).toBe(false);
+    expect(tile('a-').equals(tile('cold-a-'))).toBe(true);
+    expect(tile('b-').equals(tile('cold-b-'))).toBe(true);
+  });
+
+  it('an engine started ahead waits as the interpreter and serves the first request; once closed, none is started', async () => {
+    const dir = tempDir('geohub-engines-');
+    const { engines, engineSpec, run } = pool(dir);
+    engines.prestart(engineSpec);
+    const waiting = processTable().filter((p) => p.ppid === process.pid && p.args.includes('--serve'));
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]!.command).not.toMatch(/^gdal/);
+    // Started ahead once: a second call while it waits starts no other.
+    engines.prestart(engineSpec);
+    expect(processTable().filter((p) => p.ppid === process.pid && p.args.includes('--serve'))).toHaveLength(
+      1,
+    );
+    expect(await run(spec(join(dir, 'a-')))).toBe(waiting[0]!.pid);
+    expect(existsSync(join(dir, 'a-tile.tif'))).toBe(true);
+
+    await engines.close();
+    expect(groupGone(waiting[0]!.pid)).toBe(true);
+    engines.prestart(engineSpec);
+    expect(processTable().filter((p) => p.ppid === process.pid && p.args.includes('--serve'))).toEqual([]);
   });
 
   it('an engine is replaced after its quota of requests', async () => {
