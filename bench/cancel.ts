@@ -33,14 +33,17 @@ function stubbornEngine(dir: string): string {
     [
       'import json, signal, sys, time',
       'signal.signal(signal.SIGTERM, signal.SIG_IGN)',
-      "for t in json.loads(sys.stdin.readline())['tiles']:",
+      'request = json.loads(sys.stdin.readline())',
+      // A request {"run", "config", "spec"} as the worker sends it (engine-request.ts), or a bare spec.
+      "for t in request.get('spec', request)['tiles']:",
       "    open(t['output'], 'w').write('partial')",
       'while True:',
       '    time.sleep(1)',
       '',
     ].join('\n'),
   );
-  // Called as `<interpreter> warp-metatile.py --serve`, one spec a line on stdin: runs the stand-in.
+  // Called as `<interpreter> warp-metatile.py --serve` when the worker starts, one request a line on
+  // stdin: runs the stand-in.
   const path = join(dir, 'stubborn-engine.sh');
   writeFileSync(path, `#!/bin/sh\nexec /usr/bin/python3 ${script}\n`);
   chmodSync(path, 0o755);
