@@ -45,7 +45,8 @@ export function scratchTilePath(deps: ProcessTileDeps, runId: string, tile: Tile
 
 /**
  * How the worker's engine is started: run-independent, so one engine serves every run and can be
- * started before the first (`EnginePool.prestart`).
+ * started before the first (`EnginePool.prestart`). It runs in the scratch root (its paths are
+ * absolute): it serves other attempts, whose work directories it cannot know.
  */
 export function engineSpec(
   deps: Pick<ProcessTileDeps, 'toolEnv' | 'scratchDir'>,
@@ -67,8 +68,6 @@ export function toolRunner(
       signal.throwIfAborted();
       const onSpawn = (pid: number) => deps.onToolStart?.(file, pid, options.tiles ?? tiles);
       const limits = { signal, timeoutMs: deps.toolTimeoutMs, graceMs: deps.killGraceMs, onSpawn };
-      // An engine runs in the scratch root (its paths are absolute): it serves other attempts,
-      // whose work directories it cannot know.
       // The same engine serves every run: what a run needs goes with its requests.
       if (options.input !== undefined && deps.engines) {
         const spec = engineSpec(deps, file, args);
