@@ -70,7 +70,8 @@ export interface Ledger {
   getMetatiles(runId: string, metatileIds: readonly string[]): Promise<Map<string, MetatileRecord>>;
   /**
    * Every metatile record of a run, in no particular order (one Query per run, paged; with
-   * `parallel`, sixteen side by side: a run's finalize reads a million sub-tiles' markers);
+   * `parallel`, a run that does not fit one page is read by up to sixteen queries side by side:
+   * a run's finalize reads a million sub-tiles' markers);
    * with `states`, only the metatiles in one of them.
    */
   listMetatiles(

@@ -14,7 +14,7 @@ import { isConditionFailure } from './classify-error.js';
 import { claimable, inAnyState, ownClaim } from './conditions.js';
 import type { LedgerContext } from './context.js';
 import { assign, expression, type Part } from './expression.js';
-import { interleavePages, queryPages } from './query-items.js';
+import { queryPages, queryPagesFanningOut } from './query-items.js';
 
 type ClaimOps = Pick<Ledger, 'getMetatile' | 'getMetatiles' | 'listMetatiles' | 'claim' | 'extendLease'>;
 
@@ -69,24 +69,24 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
     },
 
     async *listMetatiles(runId, options = {}) {
-      // Metatile ids are hex digests: one query per leading digit splits a run evenly.
-      const prefixes = options.parallel === true ? [...'0123456789abcdef'] : [''];
       // Only the states asked for cross the wire (a re-drive wants the few stopped ones, not the markers).
       const only = options.states ? inAnyState(options.states) : undefined;
-      const queries = prefixes.map((p) =>
-        queryPages(ctx, {
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :unit)',
-          ExpressionAttributeValues: {
-            ':pk': runKey(runId).PK,
-            ':unit': `${METATILE_PREFIX}${p}`,
-            ...only?.values,
-          },
-          ...(only ? { FilterExpression: only.text, ExpressionAttributeNames: only.names } : {}),
-          ConsistentRead: true,
-        }),
-      );
-      for await (const page of interleavePages(queries))
-        for (const item of page) yield toMetatileRecord(item);
+      const query = (digits: string) => ({
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :unit)',
+        ExpressionAttributeValues: {
+          ':pk': runKey(runId).PK,
+          ':unit': `${METATILE_PREFIX}${digits}`,
+          ...only?.values,
+        },
+        ...(only ? { FilterExpression: only.text, ExpressionAttributeNames: only.names } : {}),
+        ConsistentRead: true,
+      });
+      // Metatile ids are hex digests: a run too large for one page is read one leading digit per query.
+      const pages =
+        options.parallel === true
+          ? queryPagesFanningOut(ctx, METATILE_PREFIX, query)
+          : queryPages(ctx, query(''));
+      for await (const page of pages) for (const item of page) yield toMetatileRecord(item);
     },
 
     async claim(runId, metatile: Metatile, owner, leaseMs): Promise<ClaimResult> {

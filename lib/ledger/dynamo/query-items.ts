@@ -10,22 +10,60 @@ type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
  */
 export const PAGE_ITEMS = 100;
 
-/** Every page a Query matches, one request each, with the bounded retry. */
+type Key = Record<string, unknown>;
+
+/** One page of a Query, with the bounded retry: its items and where the next page starts. */
+async function queryPage(ctx: LedgerContext, input: QueryInput, from: Key | undefined) {
+  const r = await ctx.retrying(() =>
+    ctx.db.send(
+      new QueryCommand({ Limit: PAGE_ITEMS, ...input, TableName: ctx.table, ExclusiveStartKey: from }),
+    ),
+  );
+  return { items: r.Items ?? [], next: r.LastEvaluatedKey };
+}
+
+/** Every page a Query matches (after `from`, when given), one request each. */
 export async function* queryPages(
   ctx: LedgerContext,
   input: QueryInput,
+  from?: Key,
 ): AsyncGenerator<Record<string, unknown>[]> {
-  let start: Record<string, unknown> | undefined;
+  let start = from;
   do {
-    const from = start;
-    const r = await ctx.retrying(() =>
-      ctx.db.send(
-        new QueryCommand({ Limit: PAGE_ITEMS, ...input, TableName: ctx.table, ExclusiveStartKey: from }),
-      ),
-    );
-    yield r.Items ?? [];
-    start = r.LastEvaluatedKey;
+    const page = await queryPage(ctx, input, start);
+    yield page.items;
+    start = page.next;
   } while (start);
+}
+
+const HEX = '0123456789abcdef';
+
+/**
+ * The pages of a Query on sort keys `sortPrefix` + a hex digest, read side by side when there
+ * are many: one request answers a partition that fits a page (most runs' metatiles, read at
+ * finalize), and only when it pages does the rest fan out — the current leading digit from
+ * where the first page stopped, and one query for each digit after it. `input(digits)` is the
+ * Query on sort keys beginning `sortPrefix + digits`; the sort key attribute is `SK`.
+ */
+export async function* queryPagesFanningOut(
+  ctx: LedgerContext,
+  sortPrefix: string,
+  input: (digits: string) => QueryInput,
+): AsyncGenerator<Record<string, unknown>[]> {
+  const first = await queryPage(ctx, input(''), undefined);
+  yield first.items;
+  if (!first.next) return;
+  const digit = String(first.next.SK).charAt(sortPrefix.length);
+  const at = HEX.indexOf(digit);
+  // A key outside the digest layout is not split: the one query goes on from where it stopped.
+  if (digit === '' || at < 0) {
+    yield* queryPages(ctx, input(''), first.next);
+    return;
+  }
+  yield* interleavePages([
+    queryPages(ctx, input(digit), first.next),
+    ...[...HEX.slice(at + 1)].map((d) => queryPages(ctx, input(d))),
+  ]);
 }
 
 /** Every item a Query matches, page after page. */

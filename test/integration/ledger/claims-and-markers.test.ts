@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAwsClients } from '../../../lib/aws/clients.js';
+import { PAGE_ITEMS } from '../../../lib/ledger/dynamo/query-items.js';
 import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
 import { LeaseLostError } from '../../../lib/ledger/errors.js';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
+import type { TileState } from '../../../lib/model/run.js';
 import { outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
 import { stackClients } from '../../support/stack-clients.js';
 
@@ -52,6 +54,49 @@ describe('claims and markers on DynamoDB Local', () => {
       expect(writes).toBe(8);
       expect(writes / 64).toBeLessThanOrEqual(0.2);
       expect((await ledger.getRun(runId))?.counters.done).toBe(64);
+    } finally {
+      counting.destroy();
+    }
+  });
+
+  it('a parallel listing reads a small run in one request, and a run that pages by leading digit, each metatile once', async () => {
+    const counted = new Map<string, number>();
+    const counting = createAwsClients(config, {
+      onRequest: (_s, command) => counted.set(command, (counted.get(command) ?? 0) + 1),
+    });
+    const listAll = async (runId: string, states?: readonly TileState[]) => {
+      counted.clear();
+      const ids: string[] = [];
+      const counter = createDynamoLedger(counting.documents, config.table);
+      for await (const m of counter.listMetatiles(runId, { parallel: true, ...(states ? { states } : {}) }))
+        ids.push(m.metatileId);
+      return { ids, queries: counted.get('QueryCommand') ?? 0 };
+    };
+    try {
+      const small = await seedLedgerRun(ledger, 12, 1);
+      await Promise.all(small.metatiles.map((m) => ledger.claim(small.runId, m, 'w', 60_000)));
+      const one = await listAll(small.runId);
+      expect(one.queries).toBe(1);
+      expect(new Set(one.ids)).toEqual(new Set(small.metatiles.map((m) => m.id)));
+
+      // Past one page (PAGE_ITEMS): the first page's digit goes on from where it stopped, the
+      // later digits are read side by side, and no metatile is read twice or missed.
+      const large = await seedLedgerRun(ledger, 3 * PAGE_ITEMS + 7, 1);
+      for (let i = 0; i < large.metatiles.length; i += 25)
+        await Promise.all(
+          large.metatiles.slice(i, i + 25).map((m) => ledger.claim(large.runId, m, 'w', 60_000)),
+        );
+      const many = await listAll(large.runId);
+      expect(many.ids).toHaveLength(large.metatiles.length);
+      expect(new Set(many.ids)).toEqual(new Set(large.metatiles.map((m) => m.id)));
+      // One query paging alone would take ceil(n / PAGE_ITEMS) requests; the fan-out takes more, side by side.
+      const sequential = Math.ceil(large.metatiles.length / PAGE_ITEMS);
+      expect(many.queries).toBeGreaterThan(sequential);
+      expect(many.queries).toBeLessThanOrEqual(1 + 16 + sequential);
+      // Filtered to a state no metatile is in: pages come back empty, the fan-out still ends.
+      const none = await listAll(large.runId, ['FAILED']);
+      expect(none.ids).toEqual([]);
+      expect(none.queries).toBeGreaterThan(1);
     } finally {
       counting.destroy();
     }
