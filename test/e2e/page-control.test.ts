@@ -13,11 +13,15 @@ const AUTZEN = new URL('../../examples/pointcloud/autzen_trim.laz', import.meta.
 /** Most sub-tiles the map draws (local/server/page/run-tiles.ts). */
 const MAP_CAP = 20_000;
 
-/** A source slow enough to cancel mid-run, made before any connection is open (it blocks the loop). */
+/**
+ * A source slow enough to cancel mid-run, made before any connection is open (it blocks the loop).
+ * 40×: the page's polls between the tool's start and the click take seconds, and the 20× source's
+ * one tile ended in 2.2 s once the engine was warm — cancelling a finished run (CI, session 13).
+ */
 let slow = '';
 const slowDir = fileTempDir('geohub-slowtif-');
 beforeAll(() => {
-  slow = slowGeoTiff(slowDir);
+  slow = slowGeoTiff(slowDir, 40);
 });
 const s = usePageSession();
 
@@ -43,9 +47,8 @@ describe('the run-control page of geohub up: a point cloud, a cancel, a large ru
 
   it('cancel on a running run ends it CANCELLED, live, and nothing of it keeps running', async () => {
     // The page first, then the run: it shows up within a poll, while its tool is still at work. At
-    // zoom 12 the source is one sub-tile that reads all of its 419 M pixels in one tool, seconds
-    // long however fast the engine gets (at zoom 13, two metatiles in parallel once ended before
-    // the page had loaded: CI, session 10).
+    // zoom 12 the source is one sub-tile that reads all of its 1.7 G pixels in one tool (at zoom
+    // 13, two metatiles in parallel once ended before the page had loaded: CI, session 10).
     await s.page.goto(`${s.base}/`);
     const { runId } = await s.submit(slow, 12);
     await s.rowOf(runId).click({ timeout: 30_000 });

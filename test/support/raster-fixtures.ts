@@ -6,17 +6,18 @@ const SHADE = new URL('../../examples/raster/shade.tif', import.meta.url).pathna
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 
 /**
- * A GeoTIFF that keeps gdalwarp busy for seconds per tile: shade.tif upsampled 20× (20480²,
- * under 1 MB compressed), warped with lanczos at zoom 12/13 (a job sidecar sets both). Written
- * into `dir` (the caller's temporary directory, e.g. tempDir()).
+ * A GeoTIFF that keeps GDAL busy for seconds per tile: shade.tif upsampled `scale`× (20×: 20480²,
+ * under 1 MB compressed, 1–2 s to warp into one zoom-12 tile on a warm engine; 40×: 40960², 3 MB,
+ * about 9 s, and 10 s to make), warped at zoom 12/13. Written into `dir` (the caller's temporary
+ * directory, e.g. tempDir()).
  */
-export function slowGeoTiff(dir: string): string {
+export function slowGeoTiff(dir: string, scale = 20): string {
   const out = join(dir, 'slow.tif');
   execFileSync('gdal_translate', [
     '-q',
     '-outsize',
-    '2000%',
-    '2000%',
+    `${scale * 100}%`,
+    `${scale * 100}%`,
     '-r',
     'bilinear',
     '-co',
