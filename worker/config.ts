@@ -35,6 +35,7 @@ const schema = z.object({
   GEOHUB_SOURCE_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(DEFAULT_SOURCE_CACHE_MAX_BYTES),
   GEOHUB_FAULT: z.string().regex(FAULT_PATTERN).optional(),
   GEOHUB_GDAL_PYTHON: z.string().min(1).default(DEFAULT_GDAL_PYTHON),
+  GEOHUB_OUTPUT_MIRROR_DIR: z.string().min(1).optional(),
 });
 
 export interface WorkerConfig {
@@ -58,6 +59,8 @@ export interface WorkerConfig {
   /** `auto`: a local copy of a source up to `sourceCacheMaxBytes`, ranged GETs for a larger one. */
   readonly sourceAccess: 'auto' | 'ranged' | 'cached';
   readonly sourceCacheMaxBytes: number;
+  /** `geohub run` only: where each uploaded tile is also left for its copy into --out (lib/output/output-mirror.ts). */
+  readonly outputMirrorDir?: string;
   /** A GDAL/PDAL process older than this is an orphan (default: the longest budget plus a margin). */
   readonly orphanAgeSeconds: number;
   /** Log the AWS requests this worker made, by service and command, when it exits (benchmarks). */
@@ -88,6 +91,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     idleExitMs: e.GEOHUB_IDLE_EXIT_MS,
     sourceAccess: e.GEOHUB_SOURCE_ACCESS,
     sourceCacheMaxBytes: e.GEOHUB_SOURCE_CACHE_MAX_BYTES,
+    outputMirrorDir: e.GEOHUB_OUTPUT_MIRROR_DIR,
     fault: e.GEOHUB_FAULT,
     gdalPython: e.GEOHUB_GDAL_PYTHON,
     countRequests: e.GEOHUB_COUNT_REQUESTS === '1',

@@ -5,6 +5,7 @@ import type { RunRecord, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
+import { mirrorOutput } from '../lib/output/output-mirror.js';
 import type { EnginePool, EngineSpec } from '../lib/process/engine-pool.js';
 import { engineRequest, type RunScope, scopeEnv } from '../lib/process/engine-request.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
@@ -34,6 +35,8 @@ export interface ProcessTileDeps {
    * on a long-lived engine (the worker's; tests may omit it: one process per request then).
    */
   readonly engines?: EnginePool;
+  /** Where each uploaded tile is also left, on a local run (lib/output/output-mirror.ts). */
+  readonly outputMirrorDir?: string;
   /** Called once per tool invocation with the sub-tiles it works on (counts tool work in tests and benchmarks). */
   readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[]) => void;
 }
@@ -109,6 +112,7 @@ export async function processTile(
     );
     signal.throwIfAborted();
     const head = await deps.store.putFile(key, final, { signal, contentType: 'image/tiff' });
+    await mirrorOutput(deps.outputMirrorDir, key, final);
     return { key, etag: head.etag, bytes: head.bytes };
   } catch (error) {
     // Above any cancellation cause: the worker cannot kill its tool, so it must stop working.

@@ -4,6 +4,7 @@ import { tileOutputKey } from '../lib/model/ids.js';
 import type { RunRecord, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import { withAtomicOutputs } from '../lib/output/atomic-output.js';
+import { mirrorOutput } from '../lib/output/output-mirror.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
@@ -77,6 +78,7 @@ export async function processTiles(
       tiles.map(async (tile, i) => {
         const key = tileOutputKey(run.runId, tile);
         const head = await deps.store.putFile(key, finals[i]!, { signal, contentType: 'image/tiff' });
+        await mirrorOutput(deps.outputMirrorDir, key, finals[i]!);
         results.set(tile.id, { key, etag: head.etag, bytes: head.bytes });
       }),
     );

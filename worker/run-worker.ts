@@ -122,6 +122,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   runScope: { runId: run.runId, config: sources.toolEnv(run) },
                   metatileEngine,
                   engines,
+                  outputMirrorDir: wc.outputMirrorDir,
                   onToolStart: (file, pid, started) => {
                     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
                     for (const tile of started)

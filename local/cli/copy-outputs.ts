@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import PQueue from 'p-queue';
 import { localTileHrefs, runOutputPrefix } from '../../lib/coordination/run-outputs.js';
 import { tilesPrefix } from '../../lib/model/ids.js';
+import { mirroredObject } from '../../lib/output/output-mirror.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { CliError } from './cli-error.js';
 import { OUTPUT_MARKER } from './output-dir.js';
@@ -37,7 +38,8 @@ async function realDirectory(root: string, dir: string): Promise<void> {
 const COPY_CONCURRENCY = 8;
 
 /**
- * Copies a run's outputs from the bucket into `dir`: its tiles as `z/x/y.tif`, and beside
+ * Copies a run's outputs from the bucket into `dir`: its tiles as `z/x/y.tif` (from `mirror`
+ * where it holds the very object, lib/output/output-mirror.ts), and beside
  * them its metadata (mosaic.vrt and its block VRTs, collection.json and its item parts,
  * summary.json), which the bucket keeps apart under `runs/<run>/`; the metadata's relative
  * hrefs to the tiles are rewritten for this layout, a line at a time (no href spans lines).
@@ -45,7 +47,12 @@ const COPY_CONCURRENCY = 8;
  * rename replaces a symbolic link rather than following it, and no directory on the way may
  * be a link, so no write ever lands outside `dir`.
  */
-export async function copyRunOutputs(store: ObjectStore, runId: string, dir: string): Promise<number> {
+export async function copyRunOutputs(
+  store: ObjectStore,
+  runId: string,
+  dir: string,
+  options: { readonly mirror?: string } = {},
+): Promise<number> {
   const root = resolve(dir);
   // O_EXCL after removing: never through a link someone left in the marker's place.
   await rm(join(root, OUTPUT_MARKER), { force: true });
@@ -55,7 +62,7 @@ export async function copyRunOutputs(store: ObjectStore, runId: string, dir: str
   let staged = 0;
   const copy = async (
     prefix: string,
-    fetch: (key: string, staged: string) => Promise<void>,
+    fetch: (key: string, staged: string, object: { bytes: number; etag: string }) => Promise<void>,
     wanted: (name: string) => boolean = () => true,
   ) => {
     // A few downloads at a time, and never more listed than twice that waiting: memory stays
@@ -73,7 +80,7 @@ export async function copyRunOutputs(store: ObjectStore, runId: string, dir: str
         queue
           .add(async () => {
             if (failure) return;
-            await fetch(object.key, path);
+            await fetch(object.key, path, object);
             await realDirectory(root, resolve(target, '..'));
             await rename(path, target);
             copied += 1;
@@ -90,8 +97,11 @@ export async function copyRunOutputs(store: ObjectStore, runId: string, dir: str
     if (failure) throw failure.error;
   };
   try {
-    await copy(tilesPrefix(runId), async (key, staged) => {
-      await store.download(key, staged);
+    await copy(tilesPrefix(runId), async (key, staged, object) => {
+      // The workers' own copy when it is the object (a local run's mirror), else a download.
+      const mirrored = await mirroredObject(options.mirror, key, object);
+      if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
+      else await store.download(key, staged);
     });
     const outputs = runOutputPrefix(runId);
     await copy(

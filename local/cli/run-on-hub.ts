@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
@@ -25,6 +26,33 @@ export interface CheckedRun {
 
 /** The part of runJob (run-job.ts) that needs the hub: its code loads while the emulators start. */
 export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Promise<RunSummary> {
+  const mirror = outputMirror();
+  try {
+    return await runWithMirror(options, checked, mirror.dir);
+  } finally {
+    mirror.remove();
+  }
+}
+
+/**
+ * The workers' output mirror (lib/output/output-mirror.ts): the tiles they upload are copied into
+ * --out from here, not downloaded again. Removed after the run, and at exit if the CLI dies first.
+ */
+function outputMirror() {
+  const dir = mkdtempSync(join(tmpdir(), 'geohub-mirror-'));
+  const remove = () => {
+    process.off('exit', remove);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', remove);
+  return { dir, remove };
+}
+
+async function runWithMirror(
+  options: RunJobOptions,
+  checked: CheckedRun,
+  mirror: string,
+): Promise<RunSummary> {
   const { started, input, job, out, emulators } = checked;
   const hub = await startLocalHub({
     emulators,
@@ -36,6 +64,7 @@ export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Pro
     // concurrency; GEOHUB_FAULT_* adds AWS's occasional errors.
     faults: parseFaultRates(process.env),
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
+    workerEnv: { GEOHUB_OUTPUT_MIRROR_DIR: mirror },
   });
   try {
     const uploadStarted = Date.now();
@@ -93,7 +122,7 @@ export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Pro
     const record = hub.executions.get(upload.executionArn);
     if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
       await out.clearPrevious();
-      await copyRunOutputs(hub.store, runId, out.path);
+      await copyRunOutputs(hub.store, runId, out.path, { mirror });
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
     return {

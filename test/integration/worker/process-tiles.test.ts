@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunRecord } from '../../../lib/model/run.js';
 import type { TileTask } from '../../../lib/model/tile.js';
+import { mirroredObject } from '../../../lib/output/output-mirror.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 import { TileRetryableError } from '../../../worker/errors.js';
@@ -54,13 +55,13 @@ const block = (tasks: TileTask[]) => {
 };
 
 describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in parallel', () => {
-  it('makes every tile of the block with one tool run; each object durable with its size and ETag; nothing left in scratch', async () => {
+  it('makes every tile of the block with one tool run; each object durable with its size and ETag, and mirrored; nothing left in scratch', async () => {
     const fixture = await createFixture(config, clients);
     const seeded = await seedRun(fixture, [RGB], gdalTileCover(RGB, 10));
     const tiles = block(seeded.tasks);
     expect(tiles).toHaveLength(16);
     const starts: { pid: number; tiles: number }[] = [];
-    const d = deps(fixture.store, starts);
+    const d = { ...deps(fixture.store, starts), outputMirrorDir: tempDir('geohub-mirror-') };
     const outputs = await processTiles(
       d,
       await runOf(fixture, seeded.runId),
@@ -74,6 +75,8 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
       const output = outputs.get(tile.id)!;
       expect(output.key).toBe(`tiles/${seeded.runId}/${tile.z}/${tile.x}/${tile.y}.tif`);
       expect(await fixture.store.head(output.key)).toMatchObject({ bytes: output.bytes, etag: output.etag });
+      // geohub run's mirror holds the very object (its MD5 is the object's ETag).
+      expect(await mirroredObject(d.outputMirrorDir, output.key, output)).toBeDefined();
     }
     expect(findFiles(d.scratchDir, () => true)).toEqual([]);
   });
