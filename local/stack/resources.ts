@@ -1,11 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
-import { projectRoot } from '../project-root.js';
 import { ResourceDefinitionError } from './errors.js';
+import { readServerlessDocument, SERVERLESS_FILE } from './serverless-document.js';
 
-/** serverless.yml at the repository root: the one source of truth for AWS and the local stack. */
-export const SERVERLESS_FILE = join(projectRoot(), 'serverless.yml');
+export { SERVERLESS_FILE };
 
 export interface KeyElement {
   readonly AttributeName: string;
@@ -102,7 +98,7 @@ function getAttTarget(value: unknown): string {
 
 /** Reads the bucket, ledger table and queues that serverless.yml deploys. */
 export function readResources(vars: ResourceVariables, file: string = SERVERLESS_FILE): StackResources {
-  const doc = parse(readFileSync(file, 'utf8')) as {
+  const doc = readServerlessDocument(file) as {
     service?: string;
     resources?: { Resources?: Record<string, CfnResource> };
   };

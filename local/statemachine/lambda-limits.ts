@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { SERVERLESS_FILE } from '../stack/resources.js';
+import { readServerlessDocument, SERVERLESS_FILE } from '../stack/serverless-document.js';
 
 /** What AWS gives one invocation of a Lambda function. */
 export interface LambdaLimits {
@@ -19,7 +17,7 @@ interface ServerlessFunctions {
  * The one source of truth for the limits the local stack enforces.
  */
 export function readLambdaLimits(file = SERVERLESS_FILE): Record<string, LambdaLimits> {
-  const doc = parse(readFileSync(file, 'utf8')) as ServerlessFunctions;
+  const doc = readServerlessDocument(file) as ServerlessFunctions;
   const memory = doc.provider?.memorySize ?? 1024;
   const timeout = doc.provider?.timeout ?? 6;
   const limits: Record<string, LambdaLimits> = {};
