@@ -67,7 +67,9 @@ describe('geohub up and the commands that talk to it', () => {
   });
 
   it('cancel stops a running run; redrive finishes it', async () => {
-    const slow = slowGeoTiff(tempDir('geohub-slowtif-'));
+    // 40×: its one metatile's tool takes ~9 s, well past the cancel's own CLI start and the worker's
+    // status poll; the 20× source's ended in ~2 s on a warm engine (the page test's cancel, session 13).
+    const slow = slowGeoTiff(tempDir('geohub-slowtif-'), 40);
     const submitted = JSON.parse((await cli('submit', slow, '--zoom', '13')).stdout) as {
       runId: string;
     };
