@@ -1,8 +1,6 @@
 import { ResourceDefinitionError } from './errors.js';
 import { readServerlessDocument, SERVERLESS_FILE } from './serverless-document.js';
 
-export { SERVERLESS_FILE };
-
 export interface KeyElement {
   readonly AttributeName: string;
   readonly KeyType: 'HASH' | 'RANGE';
