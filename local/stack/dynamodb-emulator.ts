@@ -10,10 +10,41 @@ import { answersAsDynamoDb } from './service-probe.js';
 const ATTEMPTS = 5;
 /** The whole start-up, retries included (under the stack's own start timeout). */
 const START_MS = 150_000;
+/**
+ * What Jetty prints when the port was taken between our pick and its bind. DynamoDB Local does
+ * not exit then: its JVM lives on, answering nothing, until killed.
+ */
+const PORT_TAKEN = /java\.net\.BindException|Address already in use/;
 
-function launch(home: string, scratch: string, port: number): ChildProcess {
+export interface StartDynamoOptions {
+  readonly signal?: AbortSignal;
+  /** A loopback port free right now (free-port.ts); tests hand out a taken one. */
+  readonly pickPort?: () => Promise<number>;
+}
+
+interface Launched {
+  readonly java: ChildProcess;
+  /** Set when Java exited, failed to spawn, or said its port is taken: this attempt is over. */
+  readonly over: () => string | undefined;
+}
+
+function launch(home: string, scratch: string, port: number): Launched {
   const [command, ...args] = dynamoJavaCommand({ home, port, scratch, classes: readyClassArchive(home) });
-  return spawn(command, args, { cwd: scratch, stdio: ['ignore', 'ignore', 'inherit'] });
+  const java = spawn(command, args, { cwd: scratch, stdio: ['ignore', 'ignore', 'pipe'] });
+  let over: string | undefined;
+  let tail = '';
+  java.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk); // the stack keeps the wrapper's last lines for its error message
+    tail = (tail + chunk.toString('utf8')).slice(-4096);
+    if (over === undefined && PORT_TAKEN.test(tail)) over = `port ${port} was taken before Java bound it`;
+  });
+  java.once('exit', () => {
+    over ??= `Java exited during start-up on port ${port}`;
+  });
+  java.once('error', (error) => {
+    over = `java: ${error.message}`;
+  });
+  return { java, over: () => over };
 }
 
 /**
@@ -23,45 +54,31 @@ function launch(home: string, scratch: string, port: number): ChildProcess {
 export async function startDynamo(
   dataDir: string,
   keyId: string,
-  signal?: AbortSignal,
+  options: StartDynamoOptions = {},
 ): Promise<StartedEmulator> {
+  const { signal, pickPort = freePort } = options;
   const home = dynamoHome();
   // DynamoDB Local writes a metadata file into its working directory: keep it in the stack's scratch.
   const cwd = join(dataDir, 'dynamodb');
   mkdirSync(cwd, { recursive: true });
   let lastProblem = '';
-  // Java exits at once when its port was taken meanwhile: that is when we retry. A live Java is
-  // given until the deadline (a loaded machine starts it slowly).
+  // An attempt ends when Java exits or says its port was taken: that is when we retry. A live
+  // Java is otherwise given until the deadline (a loaded machine starts it slowly).
   const deadline = Date.now() + START_MS;
   for (let attempt = 1; attempt <= ATTEMPTS && Date.now() < deadline; attempt += 1) {
     signal?.throwIfAborted();
-    const port = await freePort();
-    const java = launch(home, cwd, port);
-    let exited = false;
-    java.once('exit', () => {
-      exited = true;
-    });
-    java.once('error', (error) => {
-      exited = true;
-      lastProblem = `java: ${error.message}`;
-    });
-    while (!exited && Date.now() < deadline && !signal?.aborted) {
+    const port = await pickPort();
+    const { java, over } = launch(home, cwd, port);
+    while (over() === undefined && Date.now() < deadline && !signal?.aborted) {
       if (await answersAsDynamoDb(`http://127.0.0.1:${port}/`, keyId)) {
         java.once('exit', () => process.exit(1)); // without its Java server this wrapper has no reason to live
         return { port, stop: () => stopJava(java, 0) }; // in memory: nothing to keep (dynamodb-java.ts)
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    if (signal?.aborted) {
-      await stopJava(java);
-      signal.throwIfAborted();
-    }
-    if (!exited) {
-      lastProblem = `no DynamoDB answer on port ${port} within ${START_MS / 1000} s`;
-      await stopJava(java);
-    } else if (!lastProblem.startsWith('java:')) {
-      lastProblem = `Java exited during start-up on port ${port}`;
-    }
+    await stopJava(java, 0);
+    signal?.throwIfAborted();
+    lastProblem = over() ?? `no DynamoDB answer on port ${port} within ${START_MS / 1000} s`;
   }
   throw new Error(`DynamoDB Local did not start after ${ATTEMPTS} attempts (${lastProblem})`);
 }

@@ -42,11 +42,9 @@ async function main(): Promise<void> {
   // longest start) without first loading s3rver's Koa and the SQS stand-in.
   const started: StartedEmulator =
     kind === 'dynamodb'
-      ? await (await import('./dynamodb-emulator.js')).startDynamo(
-          dataDir,
-          credentials.accessKeyId,
-          parentGone.signal,
-        )
+      ? await (await import('./dynamodb-emulator.js')).startDynamo(dataDir, credentials.accessKeyId, {
+          signal: parentGone.signal,
+        })
       : kind === 's3rver'
         ? await (await import('./s3-emulator.js')).startS3(dataDir, credentials, (record) =>
             send({ type: 's3-event', record }),
