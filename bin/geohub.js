@@ -8,6 +8,12 @@ if (!existsSync(entry)) {
   process.stderr.write('geohub is not built yet: run `npm run setup` (or `npm ci && npm run build`) first\n');
   process.exit(1);
 }
-const { main, installCrashGuards } = await import(entry.href);
+// --verbose prints stack traces: name the TypeScript sources' lines in them, not the bundle's.
+if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+// The build's bundle of the same CLI when it is up to date (scripts/bundle-local.mjs): one file
+// to load instead of some 900 modules.
+const { bundledEntry } = await import(new URL('../dist/local/bundled-entry.js', import.meta.url).href);
+const cli = bundledEntry(entry, new URL('../dist/cli-bundle/main.js', import.meta.url));
+const { main, installCrashGuards } = await import(cli.href);
 installCrashGuards();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { killGroupNow } from '../../lib/process/terminate-group.js';
+import { bundledEntry } from '../bundled-entry.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
 import type { EmulatorKind, EmulatorMessage } from './emulator-protocol.js';
 import { StackStartError } from './errors.js';
@@ -23,7 +24,10 @@ export async function startEmulator(
   env: Readonly<Record<string, string>>,
   onMessage: (message: EmulatorMessage) => void = () => {},
 ): Promise<EmulatorProcess> {
-  const entry = siblingModule(import.meta.url, './emulator-main.js');
+  const entry = bundledEntry(
+    siblingModule(import.meta.url, './emulator-main.js'),
+    new URL('../../cli-bundle/emulator-main.js', import.meta.url),
+  );
   // s3rver's ListObjectsV2 continuation tokens use DES, which OpenSSL 3 keeps in its legacy provider.
   const args = ['--openssl-legacy-provider', ...nodeEntry(entry), kind, dataDir];
   const child = spawn(process.execPath, args, {

@@ -1,19 +1,11 @@
-import { createRequire } from 'node:module';
+// Static imports: the CLI's bundle (scripts/bundle-local.mjs) then holds s3rver and its Koa,
+// loaded from one file rather than some 200 modules of node_modules.
+import S3rver from 's3rver';
+import AWSAccount from 's3rver/lib/models/account.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartedEmulator } from './emulator-protocol.js';
 import type { LocalCredentials } from './local-credentials.js';
 import { authorizedRequest } from './stand-in-auth.js';
-
-const require = createRequire(import.meta.url);
-
-interface KoaContext {
-  headers: Record<string, string | string[] | undefined>;
-  url: string;
-  status: number;
-  body: unknown;
-  type: string;
-}
-type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 
 /** s3rver puts raw keys in its events; S3 URL-encodes them ('+' for a space). Do as S3 does. */
 function encodeKey(record: unknown): unknown {
@@ -33,19 +25,8 @@ export async function startS3(
   credentials: LocalCredentials,
   onEvent: (record: unknown) => void,
 ): Promise<StartedEmulator> {
-  const S3rver = require('s3rver') as new (
-    options: object,
-  ) => {
-    run(): Promise<{ port: number }>;
-    close(): Promise<void>;
-    on(event: 'event', listener: (event: { Records: unknown[] }) => void): void;
-    middleware: Middleware[];
-  };
-  const accounts = require('s3rver/lib/models/account.js') as {
-    DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void; revokeAccessKey(id: string): void };
-  };
-  accounts.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
-  accounts.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
+  AWSAccount.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
+  AWSAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dataDir });
   server.middleware.unshift(async (ctx, next) => {
     if (authorizedRequest(ctx.headers, ctx.url, credentials.accessKeyId)) return next();

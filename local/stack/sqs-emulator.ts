@@ -1,4 +1,7 @@
 import { createServer } from 'node:http';
+// Static: this module is itself loaded only in the SQS stand-in's process (emulator-main.ts), and
+// a CommonJS package's named exports, imported dynamically, are lost in the CLI's bundle.
+import { createRequestHandler } from 'local-aws-sqs';
 import type { StartedEmulator } from './emulator-protocol.js';
 import { authorizedRequest } from './stand-in-auth.js';
 
@@ -7,7 +10,6 @@ import { authorizedRequest } from './stand-in-auth.js';
  * itself), on a port this process binds (port 0).
  */
 export async function startSqs(keyId: string): Promise<StartedEmulator> {
-  const { createRequestHandler } = (await import('local-aws-sqs')) as typeof import('local-aws-sqs');
   const { requestHandler, service } = createRequestHandler({
     port: 0,
     hostname: '127.0.0.1',

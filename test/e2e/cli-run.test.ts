@@ -21,6 +21,7 @@ function isolated() {
   return {
     env: { ...mark.env, TMPDIR: tmp },
     toolRunning: () => mark.live().some((p) => / (gdalwarp|gdal-metatile) /.test(p)),
+    commandLines: mark.commandLines,
     /** Nothing running, no scratch, no `.part`, no stand-in data left. */
     leftovers: () => [...mark.live(), ...readdirSync(tmp)],
   };
@@ -101,6 +102,14 @@ describe('geohub run, as a new user runs it', () => {
     const { child, done } = startCli(['run', slow, '--out', dir, '--zoom', '13', '--workers', '2'], own.env);
     // Wait until the tools are at work, then interrupt the CLI alone (the group: cli-exit-paths).
     expect(await waitUntil(own.toolRunning, 90_000, 100)).toBe(true);
+    // Meanwhile: its stand-ins and workers run from the build's bundles (scripts/bundle-local.mjs).
+    const lines = own.commandLines();
+    for (const kind of ['dynamodb', 's3rver', 'sqs'])
+      expect(lines.filter((l) => l.includes(`/dist/cli-bundle/emulator-main.js ${kind} `))).toHaveLength(1);
+    // A worker names itself geohub-worker; its metatile engine is found next to its bundle.
+    expect(
+      lines.filter((l) => l.includes('/dist/worker-bundle/worker/tools/warp-metatile.py')).length,
+    ).toBeGreaterThan(0);
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);
@@ -146,5 +155,9 @@ describe('geohub cost and plan', () => {
     const bad = await runCli(['run', 'does-not-exist.tif', '--out', outDir()]);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe('geohub: cannot read does-not-exist.tif: no such file');
+    // --verbose adds the stack trace, in the TypeScript sources' lines rather than the bundle's.
+    const verbose = await runCli(['run', 'does-not-exist.tif', '--out', outDir(), '--verbose']);
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr).toMatch(/\n\s+at checkInputFile \(.*\/local\/cli\/input-file\.ts:\d+:\d+\)/);
   });
 });

@@ -18,16 +18,22 @@ export function hasEnvEntry(pid: number, entry: string): boolean {
  * workers, tools), so the test can judge its own processes and not another run's on a shared
  * machine, even after they were reparented or moved to groups of their own.
  */
-export function processMark(): { env: Record<string, string>; live: () => string[] } {
+export function processMark(): {
+  env: Record<string, string>;
+  live: () => string[];
+  /** The whole command lines of the live marked processes. */
+  commandLines: () => string[];
+} {
   const value = randomUUID();
   const entry = `${MARK}=${value}`;
+  const marked = () =>
+    processTable()
+      .filter((p) => p.state !== 'Z' && p.pid !== process.pid)
+      .filter((p) => hasEnvEntry(p.pid, entry));
   return {
     env: { [MARK]: value },
-    live: () =>
-      processTable()
-        .filter((p) => p.state !== 'Z' && p.pid !== process.pid)
-        .filter((p) => hasEnvEntry(p.pid, entry))
-        .map((p) => `${p.pid} ${p.command} ${p.args.slice(0, 100)}`),
+    live: () => marked().map((p) => `${p.pid} ${p.command} ${p.args.slice(0, 100)}`),
+    commandLines: () => marked().map((p) => p.args),
   };
 }
 

@@ -1,0 +1,26 @@
+// s3rver ships no types: what the stand-in (s3-emulator.ts) uses of it.
+declare module 's3rver' {
+  interface KoaContext {
+    headers: Record<string, string | string[] | undefined>;
+    url: string;
+    status: number;
+    body: unknown;
+    type: string;
+  }
+  type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
+
+  export default class S3rver {
+    constructor(options: object);
+    run(): Promise<{ port: number }>;
+    close(): Promise<void>;
+    on(event: 'event', listener: (event: { Records: unknown[] }) => void): void;
+    middleware: Middleware[];
+  }
+}
+
+declare module 's3rver/lib/models/account.js' {
+  const AWSAccount: {
+    DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void; revokeAccessKey(id: string): void };
+  };
+  export default AWSAccount;
+}
