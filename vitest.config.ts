@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { defineConfig } from 'vitest/config';
-import { nativeJson } from './test/support/native-json.js';
 
 // The SDK warns on every Node 20 process that it will need Node 22 from 2027; it is noise in tests.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -8,14 +7,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 // run's processes, not another one's on a shared machine (test/support/marked-processes.ts).
 process.env.GEOHUB_SUITE_MARK ??= randomUUID();
 
-// The EPSG registry is parsed by Node, not turned into a module by Vite in every fork (10 s each).
-const plugins = [nativeJson(['epsg-index/all.json'])];
-
 export default defineConfig({
   test: {
     projects: [
       {
-        plugins,
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
@@ -29,7 +24,6 @@ export default defineConfig({
         },
       },
       {
-        plugins,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
@@ -46,7 +40,6 @@ export default defineConfig({
         },
       },
       {
-        plugins,
         test: {
           name: 'e2e',
           // The built CLI as a user runs it: each test starts and stops its own stack.

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { projectRoot } from '../local/project-root.js';
 import { lambdaLimitsProblem } from './support/lambda-limits.js';
@@ -50,11 +50,14 @@ async function bundle(outfile: string, withoutRegistry: boolean): Promise<void> 
           {
             name: 'empty-registry',
             setup(b) {
-              b.onResolve({ filter: /^epsg-index\/all\.json$/ }, () => ({
+              b.onResolve({ filter: /epsg-registry-packed\.js$/ }, () => ({
                 path: 'empty',
                 namespace: 'empty',
               }));
-              b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '{}', loader: 'json' }));
+              b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({
+                contents: `export const PACKED_EPSG_REGISTRY = '${brotliCompressSync('{}').toString('base64')}';`,
+                loader: 'js',
+              }));
             },
           },
         ]

@@ -1,10 +1,11 @@
-import epsgIndex from 'epsg-index/all.json' with { type: 'json' };
+import { brotliDecompressSync } from 'node:zlib';
+import { PACKED_EPSG_REGISTRY } from './epsg-registry-packed.js';
 
 /**
  * The EPSG registry as the `epsg-index` package ships it (every CRS with its proj4 definition,
- * datum shift included, and its WKT1). Bundled whole into the split Lambda: a few megabytes of
- * CRS data cost tens of milliseconds at cold start (bench/split-bundle.ts), refusing a user's
- * national CRS costs the user.
+ * datum shift included, and its WKT1). Bundled whole into the split Lambda, refusing a user's
+ * national CRS costs the user; packed (scripts/pack-epsg-registry.mjs) and unpacked at the first
+ * lookup only, so a start that looks nothing up does not pay for it (bench/split-bundle.ts).
  */
 interface RawEntry {
   readonly code: string;
@@ -23,10 +24,15 @@ export interface EpsgEntry {
   readonly proj4: string | undefined;
 }
 
-const index = epsgIndex as unknown as Readonly<Record<string, RawEntry>>;
+let unpacked: Readonly<Record<string, RawEntry>> | undefined;
+const registry = (): Readonly<Record<string, RawEntry>> =>
+  (unpacked ??= JSON.parse(
+    brotliDecompressSync(Buffer.from(PACKED_EPSG_REGISTRY, 'base64')).toString('utf8'),
+  ));
 
 /** The registry's entry for a code, or undefined when the registry has no such code. */
 export function epsgEntry(code: number): EpsgEntry | undefined {
+  const index = registry();
   const raw = Object.hasOwn(index, String(code)) ? index[String(code)] : undefined;
   if (!raw) return undefined;
   return {
@@ -40,7 +46,7 @@ export function epsgEntry(code: number): EpsgEntry | undefined {
 
 /** Every code of the registry with the given kind (tests and benches draw samples from it). */
 export function epsgCodes(kind: string): number[] {
-  return Object.values(index)
+  return Object.values(registry())
     .filter((e) => e.kind === kind)
     .map((e) => Number(e.code));
 }
