@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Part of `npm ci` (postinstall) and `npm run build`: the EPSG registry of the pinned epsg-index
+// Part of `npm ci` (postinstall), `npm run build` and the worker image's build: the EPSG registry of the pinned epsg-index
 // (8 MB of JSON) as one brotli-packed base64 string in lib/tiling/epsg-registry-packed.ts, which
 // git ignores. Bundled as JSON, the registry is an 8 MB object literal that every start of a
 // split or finalize Lambda compiled (0.15–0.25 CPU-s) whether or not it looked a code up; a
