@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Part of `npm ci` (postinstall), `npm run build` and the worker image's build: the EPSG registry of the pinned epsg-index
-// (8 MB of JSON) as one brotli-packed base64 string in lib/tiling/epsg-registry-packed.ts, which
-// git ignores. Bundled as JSON, the registry is an 8 MB object literal that every start of a
-// split or finalize Lambda compiled (0.15–0.25 CPU-s) whether or not it looked a code up; a
-// 0.5 MB string costs ~10 ms to load, and lib/tiling/epsg-database.ts unpacks it at the first
-// lookup (~70 ms). Rewritten only when the registry changed (its SHA-256 is in the file).
+// Part of `npm ci` (postinstall), `npm run build` and the worker image's build: the EPSG registry
+// of the pinned epsg-index (8 MB of JSON) as one brotli-packed base64 string in
+// lib/tiling/epsg-registry-packed.ts, which git ignores. Bundled as JSON, the registry is an 8 MB
+// object literal that every start of a split or finalize Lambda compiled (0.15–0.25 CPU-s)
+// whether or not it looked a code up; a 0.5 MB string costs ~10 ms to load, and
+// lib/tiling/epsg-database.ts unpacks it at the first lookup (~70 ms). Rewritten only when the
+// registry changed (its SHA-256 is in the file).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
