@@ -141,10 +141,12 @@ export function benchTable(r: BenchResults): string {
       `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs) | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
     );
   const b = r.bundle;
+  // A difference within the noise of a cold start may come out below zero.
+  const signed = (n: number) => (n < 0 ? `−${-n}` : `+${n}`);
   const mbOf = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   if (b)
     rows.push(
-      `| split Lambda bundle with the EPSG registry (epsg-index), and its cold start (import + first CRS lookup, median of ${b.samples}) | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; +${Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian)} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init, ${Math.round(b.withRegistry.firstLookupMsMedian)} ms for the first lookup (unpacking the registry); ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
+      `| split Lambda bundle with the EPSG registry (epsg-index), and its cold start (import + first CRS lookup, median of ${b.samples}) | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; ${signed(Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian))} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init, ${Math.round(b.withRegistry.firstLookupMsMedian)} ms for the first lookup (unpacking the registry); ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
     );
   if (cost)
     rows.push(
