@@ -26,13 +26,20 @@ describe('geohub up with the production settings (long-poll wait 20 s, lease 60 
       await new Promise((r) => setTimeout(r, 65_000));
       process.stdout.write('idle test: 65 s idle done, submitting\n');
 
-      const cli = (...args: string[]) => runCli([...args, '--port', port, '--json']);
-      const submitted = JSON.parse((await cli('submit', RGB)).stdout) as { outcome: string; runId: string };
+      // A command that fails says why (its stderr), not that its empty stdout is not JSON.
+      const cli = async <T>(...args: string[]): Promise<T> => {
+        const r = await runCli([...args, '--port', port, '--json']);
+        try {
+          if (r.code === 0) return JSON.parse(r.stdout) as T;
+        } catch {
+          // told below, with what it printed
+        }
+        throw new Error(`geohub ${args[0]} exited ${r.code}: [${r.stdout}] ${r.stderr.slice(-2_000)}`);
+      };
+      const submitted = await cli<{ outcome: string; runId: string }>('submit', RGB);
       expect(submitted.outcome).toBe('started');
       const succeeded = await waitUntil(
-        async () =>
-          (JSON.parse((await cli('status', submitted.runId)).stdout) as { status: string }).status ===
-          'SUCCEEDED',
+        async () => (await cli<{ status: string }>('status', submitted.runId)).status === 'SUCCEEDED',
         300_000,
         1_000,
       );
@@ -66,7 +73,14 @@ describe('geohub up with the production settings (long-poll wait 20 s, lease 60 
       expect(result.stderr).not.toMatch(/TimeoutError|requestTimeout/);
       expect(ready.workers.filter(isAlive)).toEqual([]);
     } finally {
-      up.child.kill('SIGKILL');
+      // On a failure too, up stops as on Ctrl-C (its workers, stand-ins and temp dirs with it);
+      // SIGKILL only if it does not exit in time.
+      if (up.child.exitCode === null && up.child.signalCode === null) {
+        up.child.kill('SIGINT');
+        const timer = setTimeout(() => up.child.kill('SIGKILL'), 30_000);
+        await up.done;
+        clearTimeout(timer);
+      }
     }
   }, 600_000);
 });
