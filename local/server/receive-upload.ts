@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { tileParamsSchema } from '../../lib/split/job-params.js';
 import type { LocalHub } from '../hub/local-hub.js';
 import { parse } from './http-request.js';
+import { waitForRun } from './wait-for-run.js';
 
 const uploadSchema = z
   .object({
@@ -74,6 +75,14 @@ export async function receiveUpload(
           stored = sent;
         },
       });
+      // "started" means the run can be looked up: `geohub status` right after `submit` finds it.
+      if (outcome.outcome === 'started') {
+        await waitForRun(
+          { ledger: hub.ledger, executionStatus: (arn) => hub.executions.get(arn)?.status },
+          outcome.runId,
+          outcome.executionArn,
+        );
+      }
       line(outcome);
     } catch (error) {
       line({ error: (error as Error).message });
