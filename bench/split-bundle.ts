@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, deflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { projectRoot } from '../local/project-root.js';
 import { lambdaLimitsProblem } from './support/lambda-limits.js';
@@ -55,7 +55,7 @@ async function bundle(outfile: string, withoutRegistry: boolean): Promise<void> 
                 namespace: 'empty',
               }));
               b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({
-                contents: `export const PACKED_EPSG_REGISTRY = '${brotliCompressSync('{}').toString('base64')}';`,
+                contents: 'export const PACKED_EPSG_CHUNKS = [];',
                 loader: 'js',
               }));
             },

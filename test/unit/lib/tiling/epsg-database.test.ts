@@ -35,6 +35,10 @@ describe('the EPSG registry', () => {
   it('has no entry for a code it does not hold', () => {
     expect(epsgEntry(1)).toBeUndefined();
     expect(epsgEntry(Number.NaN)).toBeUndefined();
+    // Around and between the packed chunks (code order): below the first, past the last, not whole.
+    expect(epsgEntry(-4326)).toBeUndefined();
+    expect(epsgEntry(10_000_000)).toBeUndefined();
+    expect(epsgEntry(4326.5)).toBeUndefined();
     // An Object.prototype name is not a code (the registry is a plain object).
     expect(epsgEntry('constructor' as unknown as number)).toBeUndefined();
   });
