@@ -85,24 +85,31 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     if (header.kind !== 'raster') throw new Error(`tile ${sample.key} is not a raster`);
     const blocks = tiles.blocks(BLOCK_TILES);
     const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
-    mosaic = await writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands);
-    phase('mosaic written', { blocks: blocks.length });
     // No object keys in what a catalogue shows: the source by its file name only.
     const source = basename(run.source.key);
     const dated = run.sourceDatetime
       ? `dated ${run.sourceDatetime} by the source's own header`
       : `dated by the run (${source} records no date)`;
     const description = `${run.operation} tiles of ${source} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
-    stac = await writeStac(deps.store, prefix, {
-      runId,
-      description,
-      dates: { datetime: run.sourceDatetime ?? run.createdAt, created: run.createdAt },
-      // The items' time: the source's date, or the run's span when it has none.
-      interval: run.sourceDatetime ? [run.sourceDatetime, run.sourceDatetime] : [run.createdAt, finishedAt],
-      tiles,
-      blocks,
-    });
-    phase('stac written', { parts: blocks.length });
+    // Mosaic and catalogue side by side: neither reads the other, and a run's end waits on both.
+    [mosaic, stac] = await Promise.all([
+      writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands).then((key) => {
+        phase('mosaic written', { blocks: blocks.length });
+        return key;
+      }),
+      writeStac(deps.store, prefix, {
+        runId,
+        description,
+        dates: { datetime: run.sourceDatetime ?? run.createdAt, created: run.createdAt },
+        // The items' time: the source's date, or the run's span when it has none.
+        interval: run.sourceDatetime ? [run.sourceDatetime, run.sourceDatetime] : [run.createdAt, finishedAt],
+        tiles,
+        blocks,
+      }).then((key) => {
+        phase('stac written', { parts: blocks.length });
+        return key;
+      }),
+    ]);
   }
 
   const c = run.counters;
