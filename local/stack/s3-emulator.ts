@@ -5,6 +5,7 @@ import AWSAccount from 's3rver/lib/models/account.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartedEmulator } from './emulator-protocol.js';
 import type { LocalCredentials } from './local-credentials.js';
+import { MetadataMd5Store } from './s3rver-store.js';
 import { authorizedRequest } from './stand-in-auth.js';
 
 /** s3rver puts raw keys in its events; S3 URL-encodes them ('+' for a space). Do as S3 does. */
@@ -28,6 +29,8 @@ export async function startS3(
   AWSAccount.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
   AWSAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dataDir });
+  // Two files an object, not three (s3rver-store.ts).
+  server.store = server.context.store = new MetadataMd5Store(dataDir);
   server.middleware.unshift(async (ctx, next) => {
     if (authorizedRequest(ctx.headers, ctx.url, credentials.accessKeyId)) return next();
     ctx.status = 403;

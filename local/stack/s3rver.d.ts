@@ -15,6 +15,8 @@ declare module 's3rver' {
     close(): Promise<void>;
     on(event: 'event', listener: (event: { Records: unknown[] }) => void): void;
     middleware: Middleware[];
+    store: object;
+    context: { store: object };
   }
 }
 
@@ -23,4 +25,20 @@ declare module 's3rver/lib/models/account.js' {
     DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void; revokeAccessKey(id: string): void };
   };
   export default AWSAccount;
+}
+
+declare module 's3rver/lib/stores/filesystem.js' {
+  export default class FilesystemStore {
+    constructor(rootDirectory: string);
+    getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+    putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
+    getMetadata(bucket: string, key: string): Promise<Record<string, unknown>>;
+    copyObject(
+      srcBucket: string,
+      srcKey: string,
+      destBucket: string,
+      destKey: string,
+      replacementMetadata?: Record<string, string>,
+    ): Promise<Record<string, unknown>>;
+  }
 }

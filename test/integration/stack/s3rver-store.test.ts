@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StartedEmulator } from '../../../local/stack/emulator-protocol.js';
+import { newLocalCredentials } from '../../../local/stack/local-credentials.js';
+import { startS3 } from '../../../local/stack/s3-emulator.js';
+
+const Bucket = 'store-test';
+const md5 = (bytes: Buffer) => `"${createHash('md5').update(bytes).digest('hex')}"`;
+let dir: string;
+let started: StartedEmulator;
+let s3: S3Client;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'geohub-s3rver-store-'));
+  const credentials = newLocalCredentials();
+  started = await startS3(dir, credentials, () => {});
+  s3 = new S3Client({
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${started.port}`,
+    forcePathStyle: true,
+    credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  await s3.send(new CreateBucketCommand({ Bucket }));
+});
+
+afterAll(async () => {
+  s3?.destroy();
+  await started?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The files the stand-in keeps for the objects under a key's folder. */
+const filesOf = (folder: string) => readdirSync(join(dir, Bucket, folder)).sort();
+
+describe("the S3 stand-in's store (an object's MD5 in its metadata file)", () => {
+  it('keeps two files an object and answers ETag, type and user metadata as S3 does', async () => {
+    const body = randomBytes(20_000);
+    const put = await s3.send(
+      new PutObjectCommand({
+        Bucket,
+        Key: 'a/tile.tif',
+        Body: body,
+        ContentType: 'image/tiff',
+        Metadata: { origin: 'test' },
+      }),
+    );
+    expect(put.ETag).toBe(md5(body));
+    expect(filesOf('a')).toEqual(['tile.tif._S3rver_metadata.json', 'tile.tif._S3rver_object']);
+
+    const head = await s3.send(new HeadObjectCommand({ Bucket, Key: 'a/tile.tif' }));
+    expect(head).toMatchObject({ ETag: md5(body), ContentLength: 20_000, ContentType: 'image/tiff' });
+    expect(head.Metadata).toEqual({ origin: 'test' });
+    const got = await s3.send(new GetObjectCommand({ Bucket, Key: 'a/tile.tif' }));
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
+    expect(got.ETag).toBe(md5(body));
+
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket, Prefix: 'a/' }));
+    expect(listed.Contents?.map((o) => [o.Key, o.ETag, o.Size])).toEqual([['a/tile.tif', md5(body), 20_000]]);
+  });
+
+  it('copies an object with its metadata, or with metadata replaced, and deletes it whole', async () => {
+    const body = randomBytes(5_000);
+    await s3.send(
+      new PutObjectCommand({ Bucket, Key: 'b/src.bin', Body: body, ContentType: 'application/x-test' }),
+    );
+    await s3.send(new CopyObjectCommand({ Bucket, Key: 'b/same.bin', CopySource: `${Bucket}/b/src.bin` }));
+    await s3.send(
+      new CopyObjectCommand({
+        Bucket,
+        Key: 'c/replaced.bin',
+        CopySource: `${Bucket}/b/src.bin`,
+        MetadataDirective: 'REPLACE',
+        ContentType: 'text/plain',
+        Metadata: { kind: 'copy' },
+      }),
+    );
+    const same = await s3.send(new HeadObjectCommand({ Bucket, Key: 'b/same.bin' }));
+    expect(same).toMatchObject({ ETag: md5(body), ContentType: 'application/x-test', ContentLength: 5_000 });
+    const replaced = await s3.send(new HeadObjectCommand({ Bucket, Key: 'c/replaced.bin' }));
+    expect(replaced).toMatchObject({ ETag: md5(body), ContentType: 'text/plain' });
+    expect(replaced.Metadata).toEqual({ kind: 'copy' });
+    expect(filesOf('c')).toEqual(['replaced.bin._S3rver_metadata.json', 'replaced.bin._S3rver_object']);
+
+    await s3.send(new DeleteObjectCommand({ Bucket, Key: 'b/src.bin' }));
+    await expect(s3.send(new HeadObjectCommand({ Bucket, Key: 'b/src.bin' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 404 },
+    });
+    expect(filesOf('b')).toEqual(['same.bin._S3rver_metadata.json', 'same.bin._S3rver_object']);
+  });
+
+  it('assembles a multipart upload and answers its ETag', async () => {
+    const body = randomBytes(11 * 1024 * 1024);
+    const upload = new Upload({
+      client: s3,
+      params: { Bucket, Key: 'd/large.bin', Body: body },
+      partSize: 5 * 1024 * 1024,
+    });
+    const done = await upload.done();
+    const head = await s3.send(new HeadObjectCommand({ Bucket, Key: 'd/large.bin' }));
+    expect(head.ContentLength).toBe(body.length);
+    expect(head.ETag).toBe(done.ETag);
+    const got = await s3.send(
+      new GetObjectCommand({ Bucket, Key: 'd/large.bin', Range: 'bytes=6000000-6000999' }),
+    );
+    expect(
+      Buffer.from(await got.Body!.transformToByteArray()).equals(body.subarray(6_000_000, 6_001_000)),
+    ).toBe(true);
+  });
+});
