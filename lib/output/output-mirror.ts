@@ -42,7 +42,35 @@ export async function mirroredObject(
 ): Promise<Buffer | undefined> {
   if (!dir) return undefined;
   const bytes = await readFile(mirrorPath(dir, key)).catch(() => undefined);
-  if (!bytes || bytes.length !== object.bytes) return undefined;
-  const md5 = createHash('md5').update(bytes).digest('hex');
-  return md5 === object.etag.replaceAll('"', '') ? bytes : undefined;
+  return bytes && isObject(bytes, object) ? bytes : undefined;
+}
+
+const isObject = (bytes: Buffer, object: { readonly bytes: number; readonly etag: string }) =>
+  bytes.length === object.bytes &&
+  createHash('md5').update(bytes).digest('hex') === object.etag.replaceAll('"', '');
+
+/**
+ * Gives `target` (a new name, on the mirror's filesystem) the mirrored file of `key` when it is
+ * the object, as a hard link: no bytes written and no new file made — on ext4, making a file
+ * costs more than writing a tile's bytes (it looks past every inode freed in the last 30 s).
+ * The check reads the linked name itself, so a mirror rewritten meanwhile cannot slip in
+ * unchecked. False, and no `target` left, when there is no such file, it is not the object, or
+ * the filesystems differ.
+ */
+export async function linkMirroredObject(
+  dir: string | undefined,
+  key: string,
+  object: { readonly bytes: number; readonly etag: string },
+  target: string,
+): Promise<boolean> {
+  if (!dir) return false;
+  try {
+    await link(mirrorPath(dir, key), target);
+  } catch {
+    return false;
+  }
+  const bytes = await readFile(target).catch(() => undefined);
+  if (bytes && isObject(bytes, object)) return true;
+  await rm(target, { force: true });
+  return false;
 }

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import PQueue from 'p-queue';
 import { localTileHrefs, runOutputPrefix } from '../../lib/coordination/run-outputs.js';
 import { tilesPrefix } from '../../lib/model/ids.js';
-import { mirroredObject } from '../../lib/output/output-mirror.js';
+import { linkMirroredObject, mirroredObject } from '../../lib/output/output-mirror.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { CliError } from './cli-error.js';
 import { OUTPUT_MARKER } from './output-dir.js';
@@ -98,7 +98,9 @@ export async function copyRunOutputs(
   };
   try {
     await copy(tilesPrefix(runId), async (key, staged, object) => {
-      // The workers' own copy when it is the object (a local run's mirror), else a download.
+      // The workers' own copy when it is the object (a local run's mirror): linked where --out
+      // shares its filesystem, else copied; a download otherwise.
+      if (await linkMirroredObject(options.mirror, key, object, staged)) return;
       const mirrored = await mirroredObject(options.mirror, key, object);
       if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
       else await store.download(key, staged);

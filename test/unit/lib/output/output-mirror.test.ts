@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mirroredObject, mirrorOutput, mirrorPath } from '../../../../lib/output/output-mirror.js';
+import {
+  linkMirroredObject,
+  mirroredObject,
+  mirrorOutput,
+  mirrorPath,
+} from '../../../../lib/output/output-mirror.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
 const md5 = (b: Buffer) => `"${createHash('md5').update(b).digest('hex')}"`;
@@ -49,5 +54,36 @@ describe('the output mirror', () => {
     await expect(mirrorOutput(mirror, key, join(scratch, 'missing.tif'))).resolves.toBeUndefined();
     expect(readdirSync(mirror)).toHaveLength(1);
     expect(await mirroredObject(undefined, key, { bytes: 6, etag: md5(second) })).toBeUndefined();
+  });
+
+  it('links the mirrored tile to a new name only while it is the object, and leaves nothing otherwise', async () => {
+    const mirror = tempDir('geohub-mirror-test-');
+    const scratch = tempDir('geohub-scratch-test-');
+    const out = tempDir('geohub-out-test-');
+    const key = 'tiles/r-0123456789abcdef0123/12/3/1.tif';
+    const bytes = Buffer.from('tile bytes');
+    writeFileSync(join(scratch, '1.tif'), bytes);
+    await mirrorOutput(mirror, key, join(scratch, '1.tif'));
+
+    const linked = join(out, 'linked.tif');
+    expect(await linkMirroredObject(mirror, key, { bytes: bytes.length, etag: md5(bytes) }, linked)).toBe(
+      true,
+    );
+    // The same file under a second name: no bytes written, no file made.
+    expect(statSync(linked).ino).toBe(statSync(mirrorPath(mirror, key)).ino);
+    expect(readFileSync(linked)).toEqual(bytes);
+
+    // Not the object (another ETag, another size), no such tile, no mirror, a name already taken.
+    const other = Buffer.from('tile bytez');
+    const refused = join(out, 'refused.tif');
+    expect(await linkMirroredObject(mirror, key, { bytes: bytes.length, etag: md5(other) }, refused)).toBe(
+      false,
+    );
+    expect(await linkMirroredObject(mirror, key, { bytes: 3, etag: md5(bytes) }, refused)).toBe(false);
+    expect(await linkMirroredObject(mirror, `${key}x`, { bytes: 10, etag: md5(bytes) }, refused)).toBe(false);
+    expect(await linkMirroredObject(undefined, key, { bytes: 10, etag: md5(bytes) }, refused)).toBe(false);
+    expect(existsSync(refused)).toBe(false);
+    expect(await linkMirroredObject(mirror, key, { bytes: 10, etag: md5(bytes) }, linked)).toBe(false);
+    expect(readFileSync(linked)).toEqual(bytes);
   });
 });
