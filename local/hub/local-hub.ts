@@ -27,6 +27,7 @@ import {
 } from './capacity-controller.js';
 import { hubConfig } from './hub-config.js';
 import { incomingKey } from './incoming-key.js';
+import { progressNudge } from './progress-nudge.js';
 import { lambdaEnv, startLambdas } from './start-lambdas.js';
 
 export interface LocalHubOptions {
@@ -99,11 +100,13 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
   // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts).
   const stackStart = startLocalStack({ faults: options.faults, emulators: options.emulators });
   let capacity: CapacityController | undefined;
+  const nudge = progressNudge();
   const workers = startWorkerPool({
     size: options.workers,
     env: stackStart.then((s) => ({ ...s.env, ...options.workerEnv })),
     onLog: (line, parsed) => {
       capacity?.observe(parsed);
+      nudge.observe(parsed);
       options.onWorkerLog?.(line, parsed);
     },
   });
@@ -146,14 +149,31 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         return (await local)(event);
       };
     };
+    // The progress check waits first: up to pollMs, or until the workers' logs say the run's
+    // last metatile is done (progress-nudge.ts).
+    const last = new Map<string, { accounted: number; total: number }>();
+    const nudged =
+      (check: (event: unknown) => Promise<unknown>) =>
+      async (event: unknown): Promise<unknown> => {
+        const runId = String((event as { runId?: unknown }).runId);
+        await nudge.wait(runId, last.get(runId), pollMs);
+        const result = (await check(event)) as { accounted?: number; counters?: { total?: number } };
+        last.set(runId, {
+          accounted: Number(result.accounted ?? 0),
+          total: Number(result.counters?.total ?? 0),
+        });
+        return result;
+      };
     const executions = createLocalExecutions({
       definition: readDefinition(),
       handlers: {
         Split: task('split', async () => (await import('../../functions/split.js')).splitTask),
         Enqueue: task('enqueue', async () => (await import('../../functions/enqueue.js')).enqueueTask),
-        CheckProgress: task(
-          'check-progress',
-          async () => (await import('../../functions/check-progress.js')).checkProgressTask,
+        CheckProgress: nudged(
+          task(
+            'check-progress',
+            async () => (await import('../../functions/check-progress.js')).checkProgressTask,
+          ),
         ),
         Drain: task('drain', async () => (await import('../../functions/drain.js')).drainTask),
         Finalize: task('finalize', async () => (await import('../../functions/finalize.js')).finalizeTask),
@@ -165,7 +185,8 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         HandOver: (input) => handOverTask({ ...deps, starter: executions })(input),
       },
       historyLimit: options.historyLimit,
-      waitMs: { WaitForWork: pollMs, WaitForDrain: pollMs },
+      // WaitForWork's wait is the check's own (nudged, below): up to pollMs, less at a run's end.
+      waitMs: { WaitForWork: 0, WaitForDrain: pollMs },
       retryIntervalMs: 200,
       onStatus: async (event) => {
         await onExecutionStatusTask(deps)(event);
