@@ -61,6 +61,7 @@ const ENTRY = bundledEntry(
 export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
   const idle = new Map<string, Container[]>();
   const all = new Set<Container>();
+  let stopped = false;
 
   let env = options.env instanceof Promise ? undefined : options.env;
   const pendingEnv = options.env instanceof Promise ? options.env.then((e) => (env = e)) : undefined;
@@ -184,6 +185,8 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
       return result;
     },
     async prewarm(functions) {
+      // A prewarm that comes after the stop (the hub's deferred one) starts nothing to leak.
+      if (stopped) return;
       await Promise.all(
         Object.entries(options.limits)
           .filter(([fn]) => functions === undefined || functions.includes(fn))
@@ -199,6 +202,7 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
       );
     },
     async stop() {
+      stopped = true;
       idle.clear();
       await Promise.all([...all].map((c) => c.worker.terminate()));
     },

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
@@ -39,6 +40,28 @@ describe('local Lambda tasks run within their serverless.yml limits', () => {
       await expect(invocation).resolves.toMatchObject({ status: 'SUCCEEDED' });
     } finally {
       await pool.stop();
+    }
+  });
+
+  it('a prewarm that comes after the stop starts no container (the hub defers two of its prewarms)', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const pool = createLambdaPool({ env: new Promise(() => {}), limits: readLambdaLimits() });
+    const before = threads();
+    const warming = pool.prewarm(['check-progress']);
+    // The same prewarm before the stop does start one: a thread of this process.
+    expect(await waitUntil(() => threads() > before, 10_000)).toBe(true);
+    await pool.stop();
+    await warming;
+    expect(await waitUntil(() => threads() <= before, 10_000)).toBe(true);
+    try {
+      await Promise.race([
+        pool.prewarm(['check-progress', 'finalize']),
+        new Promise((r) => setTimeout(r, 2_000)),
+      ]);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(threads()).toBeLessThanOrEqual(before);
+    } finally {
+      await pool.stop(); // whatever a failing prewarm started
     }
   });
 
