@@ -121,18 +121,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
   // MarkFailed (a breaker, a failure) start cold when first needed, as on Lambda. Not awaited:
   // the first upload and its execution's start overlap the containers' start, and a step that
   // comes first waits for its own container (lambda-pool.ts); stop() ends them either way.
-  // A run's first steps start now; the progress check and the finalize, needed a few seconds
-  // later, once the stack is up: starting beside DynamoDB Local's Java, their 0.6 CPU-s made the
-  // Java (the start's longest wait) that much later on two cores.
-  const warm = lambdas
-    ? Promise.all([
-        lambdas.prewarm(['split', 'enqueue']),
-        stackStart.then(
-          () => lambdas.prewarm(['check-progress', 'finalize']),
-          () => undefined,
-        ),
-      ]).then(() => undefined)
-    : Promise.resolve();
+  const warm = lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']) ?? Promise.resolve();
   let stack: LocalStack;
   try {
     stack = await stackStart;

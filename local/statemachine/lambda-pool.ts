@@ -185,7 +185,7 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
       return result;
     },
     async prewarm(functions) {
-      // A prewarm that comes after the stop (the hub's deferred one) starts nothing to leak.
+      // A prewarm that comes after the stop starts nothing: no thread left to keep the process up.
       if (stopped) return;
       await Promise.all(
         Object.entries(options.limits)

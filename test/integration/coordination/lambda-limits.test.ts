@@ -43,7 +43,7 @@ describe('local Lambda tasks run within their serverless.yml limits', () => {
     }
   });
 
-  it('a prewarm that comes after the stop starts no container (the hub defers two of its prewarms)', async () => {
+  it('a prewarm that comes after the stop starts no container', async () => {
     const threads = () => readdirSync('/proc/self/task').length;
     const pool = createLambdaPool({ env: new Promise(() => {}), limits: readLambdaLimits() });
     const before = threads();
