@@ -167,6 +167,9 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
     async invoke(fn, event) {
       const limits = options.limits[fn];
       if (!limits) throw new Error(`no limits for the ${fn} function in serverless.yml`);
+      // A task still on its way when the hub stops (the progress check waits before it invokes,
+      // local-hub.ts) starts no container: its thread would keep the process from exiting.
+      if (stopped) throw new Error(`the local Lambda pool is stopped: ${fn} was not invoked`);
       const pool = idle.get(fn) ?? [];
       idle.set(fn, pool);
       let container = pool.pop();

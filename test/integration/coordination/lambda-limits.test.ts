@@ -43,7 +43,7 @@ describe('local Lambda tasks run within their serverless.yml limits', () => {
     }
   });
 
-  it('a prewarm that comes after the stop starts no container', async () => {
+  it('a prewarm or an invocation that comes after the stop starts no container', async () => {
     const threads = () => readdirSync('/proc/self/task').length;
     const pool = createLambdaPool({ env: new Promise(() => {}), limits: readLambdaLimits() });
     const before = threads();
@@ -58,6 +58,7 @@ describe('local Lambda tasks run within their serverless.yml limits', () => {
         pool.prewarm(['check-progress', 'finalize']),
         new Promise((r) => setTimeout(r, 2_000)),
       ]);
+      await expect(pool.invoke('check-progress', { runId: 'r-after-stop' })).rejects.toThrow(/stopped/);
       await new Promise((r) => setTimeout(r, 500));
       expect(threads()).toBeLessThanOrEqual(before);
     } finally {
