@@ -185,7 +185,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         HandOver: (input) => handOverTask({ ...deps, starter: executions })(input),
       },
       historyLimit: options.historyLimit,
-      // WaitForWork's wait is the check's own (nudged, below): up to pollMs, less at a run's end.
+      // WaitForWork's wait is the check's own (nudged, above): up to pollMs, less at a run's end.
       waitMs: { WaitForWork: 0, WaitForDrain: pollMs },
       retryIntervalMs: 200,
       onStatus: async (event) => {
