@@ -99,7 +99,9 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
       }),
       writeStac(deps.store, prefix, {
         runId,
+        sourceName: source,
         description,
+        mosaic: true,
         dates: { datetime: run.sourceDatetime ?? run.createdAt, created: run.createdAt },
         // The items' time: the source's date, or the run's span when it has none.
         interval: run.sourceDatetime ? [run.sourceDatetime, run.sourceDatetime] : [run.createdAt, finishedAt],

@@ -12,10 +12,17 @@ export const RUN_OUTPUTS = {
   /** One VRT per block of tiles, under the top-level mosaic. */
   mosaicBlocks: 'mosaic/',
   collection: 'collection.json',
-  /** The STAC items, in parts of a bounded size. */
-  itemParts: 'items/',
+  /** The STAC items: a catalog per mosaic block, one item file per 4×4 tiles. */
+  items: 'items/',
   summary: 'summary.json',
 } as const;
+
+/** The outputs that are one file each, with the content type they are written and served as. */
+export const OUTPUT_FILE_TYPES: Readonly<Record<string, string>> = {
+  [RUN_OUTPUTS.mosaic]: 'application/xml',
+  [RUN_OUTPUTS.collection]: 'application/json',
+  [RUN_OUTPUTS.summary]: 'application/json',
+};
 
 /**
  * A tile's href from a run output `depth` folders below the run's prefix: relative, so the

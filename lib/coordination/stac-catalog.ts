@@ -1,18 +1,21 @@
 import { bboxPolygon } from '../tiling/bbox.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
-import type { TileCoord } from '../tiling/tile-coord.js';
 import { EARTH_RADIUS } from '../tiling/web-mercator.js';
 
-const STAC_VERSION = '1.0.0';
+export const STAC_VERSION = '1.0.0';
 
 /** The published STAC extensions whose fields the catalogue uses, by field prefix. */
 export const STAC_EXTENSIONS = {
   proj: 'https://stac-extensions.github.io/projection/v2.0.0/schema.json',
   file: 'https://stac-extensions.github.io/file/v2.1.0/schema.json',
-  grid: 'https://stac-extensions.github.io/grid/v1.1.0/schema.json',
 } as const;
 
-const JSON_TYPE = 'application/json';
+export const JSON_TYPE = 'application/json';
+/**
+ * Every tile is a cloud-optimized GeoTIFF (one 256×256 block, so GDAL's validator finds nothing
+ * to object to): the profile tells a client it may read it by range.
+ */
+export const COG_TYPE = 'image/tiff; application=geotiff; profile=cloud-optimized';
 
 const DEGREES = 180 / Math.PI;
 /** EPSG:3857's inverse in closed form (a sphere): a million items cost milliseconds, not a minute of proj4. */
@@ -40,63 +43,88 @@ export interface StacDates {
   readonly created: string;
 }
 
+export interface StacTile {
+  readonly x: number;
+  readonly y: number;
+  readonly bytes: number;
+  /** Where the tile is, relative to the item's own file. */
+  readonly href: string;
+}
+
+/** Tiles per side of one item: a 4×4 group, aligned on the grid as metatiles are. */
+export const ITEM_TILES = 4;
+/** The item that holds tile x/y: its group's column and row. */
+export const itemGroup = (x: number, y: number) => ({
+  gx: Math.floor(x / ITEM_TILES),
+  gy: Math.floor(y / ITEM_TILES),
+});
+export const itemId = (runId: string, z: number, gx: number, gy: number) => `${runId}-${z}-${gx}-${gy}`;
+
 /**
- * One STAC item per tile, as it sits in an item part one folder below the collection. Every
- * prefixed field belongs to a declared extension: `proj:code` (projection), `file:size`
- * (file) and `grid:code` (grid: the tile's XYZ address). Hrefs are relative.
+ * One STAC item per aligned 4×4 group of tiles, each tile an asset named `z/x/y` (a million
+ * tiles make 62,500 item files, not a million; docs/architecture.md, "Finalize and outputs").
+ * Every prefixed field belongs to a declared extension: the Projection fields say each tile's
+ * grid (EPSG:3857, 256 × 256, its transform), `file:size` its bytes. Links are relative: the
+ * item sits two folders below the collection.
  */
-export function stacItem(runId: string, tile: TileCoord & { bytes: number }, dates: StacDates, href: string) {
-  const [w, s, e, n] = wgs84Bbox(tile.z, tile.x, tile.y, tile.x, tile.y);
+export function stacItem(
+  runId: string,
+  z: number,
+  group: { gx: number; gy: number },
+  tiles: readonly StacTile[],
+  dates: StacDates,
+) {
+  const xs = tiles.map((t) => t.x);
+  const ys = tiles.map((t) => t.y);
+  const [w, s, e, n] = wgs84Bbox(z, Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys));
+  const assets: Record<string, object> = {};
+  for (const t of tiles) {
+    const b = tileBounds(z, t.x, t.y);
+    const res = (b.maxX - b.minX) / 256;
+    assets[`${z}/${t.x}/${t.y}`] = {
+      href: t.href,
+      type: COG_TYPE,
+      roles: ['data'],
+      'file:size': t.bytes,
+      'proj:bbox': [b.minX, b.minY, b.maxX, b.maxY],
+      'proj:shape': [256, 256],
+      'proj:transform': [res, 0, b.minX, 0, -res, b.maxY],
+    };
+  }
   return {
     type: 'Feature',
     stac_version: STAC_VERSION,
-    stac_extensions: [STAC_EXTENSIONS.proj, STAC_EXTENSIONS.file, STAC_EXTENSIONS.grid],
-    id: `${runId}-${tile.z}-${tile.x}-${tile.y}`,
+    stac_extensions: [STAC_EXTENSIONS.proj, STAC_EXTENSIONS.file],
+    id: itemId(runId, z, group.gx, group.gy),
     collection: runId,
     bbox: [w, s, e, n],
     geometry: bboxPolygon([w, s, e, n]),
-    properties: {
-      datetime: dates.datetime,
-      created: dates.created,
-      'proj:code': 'EPSG:3857',
-      'grid:code': `XYZ-${tile.z}-${tile.x}-${tile.y}`,
-    },
+    properties: { datetime: dates.datetime, created: dates.created, 'proj:code': 'EPSG:3857' },
     links: [
-      { rel: 'root', href: '../collection.json', type: JSON_TYPE },
-      { rel: 'parent', href: '../collection.json', type: JSON_TYPE },
-      { rel: 'collection', href: '../collection.json', type: JSON_TYPE },
+      { rel: 'root', href: '../../collection.json', type: JSON_TYPE },
+      { rel: 'parent', href: './catalog.json', type: JSON_TYPE },
+      { rel: 'collection', href: '../../collection.json', type: JSON_TYPE },
     ],
-    assets: {
-      data: {
-        href,
-        type: 'image/tiff; application=geotiff',
-        roles: ['data'],
-        'file:size': tile.bytes,
-      },
-    },
+    assets,
   };
 }
 
-/** The run's STAC collection: its extent, root/self links, and a link to each item part. */
-export function stacCollection(options: {
-  runId: string;
-  description: string;
-  bbox: readonly [number, number, number, number];
-  interval: readonly [string, string];
-  itemParts: readonly string[];
-}) {
+/** A child catalog: the items of one mosaic block (64×64 tiles, so at most 256 item links). */
+export function stacBlockCatalog(
+  runId: string,
+  block: { bx: number; by: number },
+  itemFiles: readonly string[],
+) {
   return {
-    type: 'Collection',
+    type: 'Catalog',
     stac_version: STAC_VERSION,
-    stac_extensions: [],
-    id: options.runId,
-    description: options.description,
-    license: 'other',
-    extent: { spatial: { bbox: [options.bbox] }, temporal: { interval: [options.interval] } },
+    id: `${runId}-block-${block.bx}-${block.by}`,
+    description: `The tiles of block ${block.bx}-${block.by} (64 × 64 tiles) of geohub run ${runId}`,
     links: [
-      { rel: 'root', href: './collection.json', type: JSON_TYPE },
-      { rel: 'self', href: './collection.json', type: JSON_TYPE },
-      ...options.itemParts.map((href) => ({ rel: 'items', href: `./${href}`, type: 'application/geo+json' })),
+      { rel: 'root', href: '../../collection.json', type: JSON_TYPE },
+      { rel: 'parent', href: '../../collection.json', type: JSON_TYPE },
+      { rel: 'self', href: './catalog.json', type: JSON_TYPE },
+      ...itemFiles.map((href) => ({ rel: 'item', href: `./${href}`, type: 'application/geo+json' })),
     ],
   };
 }

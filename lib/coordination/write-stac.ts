@@ -1,53 +1,77 @@
 import type { ObjectStore } from '../store/object-store.js';
 import { RUN_OUTPUTS, tileHref } from './run-outputs.js';
-import { type StacDates, stacCollection, stacItem, wgs84Bbox } from './stac-catalog.js';
+import {
+  itemGroup,
+  type StacDates,
+  type StacTile,
+  stacBlockCatalog,
+  stacItem,
+  wgs84Bbox,
+} from './stac-catalog.js';
+import { stacCollection } from './stac-collection.js';
 import type { TileSet } from './tile-set.js';
 import { eachLimited, type TileBlock } from './write-mosaic.js';
 
+/** Blocks written at once, and items at once within each: 4 × 8 small PUTs in flight. */
+const PARALLEL_BLOCKS = 4;
+const PARALLEL_ITEMS = 8;
+
 /**
- * The run's STAC catalogue: the items in parts (one FeatureCollection per block of tiles,
- * streamed, one item a line) and the collection that links every part (docs/architecture.md,
- * "Finalize and outputs"). Returns the collection's key.
+ * The run's STAC catalogue as a static catalog (docs/architecture.md, "Finalize and outputs"):
+ * `items/<bx>-<by>/catalog.json` per mosaic block, linking one item file per 4×4 group of its
+ * tiles, and the collection linking the block catalogs. Returns the collection's key.
  */
 export async function writeStac(
   store: ObjectStore,
   prefix: string,
   options: {
     runId: string;
+    sourceName: string;
     description: string;
     dates: StacDates;
     interval: readonly [string, string];
     tiles: TileSet;
     blocks: readonly TileBlock[];
+    mosaic: boolean;
   },
 ): Promise<string> {
   const { runId, tiles } = options;
-  const partOf = (b: TileBlock) => `${RUN_OUTPUTS.itemParts}${b.bx}-${b.by}.json`;
-  await eachLimited(options.blocks, 4, async (block) => {
-    function* chunks(): Generator<string> {
-      let chunk = '{"type":"FeatureCollection","features":[\n';
-      let first = true;
-      for (const i of block.indices) {
-        const tile = { z: tiles.z, x: tiles.x(i), y: tiles.y(i), bytes: tiles.bytes(i) };
-        const item = stacItem(runId, tile, options.dates, tileHref(runId, 1, tile));
-        chunk += `${first ? '' : ',\n'}${JSON.stringify(item)}`;
-        first = false;
-        if (chunk.length > 1 << 16) {
-          yield chunk;
-          chunk = '';
-        }
-      }
-      yield `${chunk}\n],"links":[{"rel":"root","href":"../collection.json","type":"application/json"}]}\n`;
+  const folderOf = (b: TileBlock) => `${RUN_OUTPUTS.items}${b.bx}-${b.by}/`;
+  await eachLimited(options.blocks, PARALLEL_BLOCKS, async (block) => {
+    const groups = new Map<string, { gx: number; gy: number; tiles: StacTile[] }>();
+    for (const i of block.indices) {
+      const tile = { z: tiles.z, x: tiles.x(i), y: tiles.y(i) };
+      const { gx, gy } = itemGroup(tile.x, tile.y);
+      const key = `${gx}-${gy}`;
+      const group = groups.get(key) ?? { gx, gy, tiles: [] };
+      groups.set(key, group);
+      group.tiles.push({ x: tile.x, y: tile.y, bytes: tiles.bytes(i), href: tileHref(runId, 2, tile) });
     }
-    await store.putStream(`${prefix}${partOf(block)}`, chunks(), { contentType: 'application/geo+json' });
+    const files = [...groups.values()].map((g) => ({ group: g, file: `${tiles.z}-${g.gx}-${g.gy}.json` }));
+    await eachLimited(files, PARALLEL_ITEMS, async ({ group, file }) => {
+      const item = stacItem(runId, tiles.z, group, group.tiles, options.dates);
+      await store.putText(`${prefix}${folderOf(block)}${file}`, JSON.stringify(item), {
+        contentType: 'application/geo+json',
+      });
+    });
+    const catalog = stacBlockCatalog(
+      runId,
+      block,
+      files.map((f) => f.file),
+    );
+    await store.putText(`${prefix}${folderOf(block)}catalog.json`, JSON.stringify(catalog, null, 1), {
+      contentType: 'application/json',
+    });
   });
   const key = `${prefix}${RUN_OUTPUTS.collection}`;
   const collection = stacCollection({
     runId,
+    sourceName: options.sourceName,
     description: options.description,
     bbox: wgs84Bbox(tiles.z, tiles.minX, tiles.minY, tiles.maxX, tiles.maxY),
     interval: options.interval,
-    itemParts: options.blocks.map(partOf),
+    children: options.blocks.map((b) => `${folderOf(b)}catalog.json`),
+    mosaic: options.mosaic,
   });
   await store.putText(key, JSON.stringify(collection, null, 2), { contentType: 'application/json' });
   return key;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { RUN_OUTPUTS } from '../../lib/coordination/run-outputs.js';
 import { CliError } from './cli-error.js';
 
 /** Written into `--out` by geohub: what tells a previous run's outputs from the user's files. */
@@ -9,12 +10,7 @@ export const OUTPUT_MARKER = '.geohub-output.json';
 /** What a run writes into `--out` (besides `<z>/` directories of tiles). */
 const OUTPUT_FILES = new Set([
   OUTPUT_MARKER,
-  'mosaic.vrt',
-  'mosaic', // the block VRTs under mosaic.vrt
-  'collection.json',
-  'items', // the STAC item parts
-  'items.json',
-  'summary.json',
+  ...Object.values(RUN_OUTPUTS).map((name) => name.replace(/\/$/, '')),
 ]);
 const isOutputEntry = (name: string) => OUTPUT_FILES.has(name) || /^[0-9]{1,2}$/.test(name);
 

@@ -6,9 +6,10 @@ import { randomInt } from 'node:crypto';
  */
 export function incomingKey(name: string): string {
   const safe = Buffer.byteLength(name) <= 100 ? name : shorten(name);
-  // Digits only, then one dash: the page shows the name after an `incoming/<digits>-` prefix.
+  // A folder of its own per upload: the object's name is the user's file name, which the
+  // catalogue and the page show as it is.
   const unique = `${Date.now()}${String(randomInt(0, 1e12)).padStart(12, '0')}`;
-  return `incoming/${unique}-${safe}`;
+  return `incoming/${unique}/${safe}`;
 }
 
 function shorten(name: string): string {

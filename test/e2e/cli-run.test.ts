@@ -7,7 +7,7 @@ import { findFiles } from '../support/find-files.js';
 import { gdalInfos } from '../support/gdal-info.js';
 import { processMark } from '../support/marked-processes.js';
 import { slowGeoTiff } from '../support/raster-fixtures.js';
-import { readStacItems } from '../support/stac-items.js';
+import { walkStacCatalog } from '../support/stac-items.js';
 import { tempDir } from '../support/temp-dir.js';
 import { waitUntil } from '../support/wait-until.js';
 
@@ -55,9 +55,9 @@ function checkTiles(dir: string, summary: Summary, bands: number) {
   }
   const vrt = JSON.parse(execFileSync('gdalinfo', ['-json', summary.outputs.mosaic!], { encoding: 'utf8' }));
   expect(vrt.bands).toHaveLength(bands);
-  const items = readStacItems(dir);
-  expect(items).toHaveLength(summary.tiles.total);
-  for (const { assetPath } of items) expect(tiles).toContain(assetPath);
+  const stac = walkStacCatalog(dir);
+  expect(stac.tiles).toHaveLength(summary.tiles.total);
+  for (const { assetPath } of stac.tiles) expect(tiles).toContain(assetPath);
 }
 
 describe('geohub run, as a new user runs it', () => {

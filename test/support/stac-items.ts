@@ -5,25 +5,61 @@ interface StacLink {
   rel: string;
   href: string;
 }
+export interface StacAsset {
+  href: string;
+  type: string;
+  'file:size': number;
+  [field: string]: unknown;
+}
 export interface StacItemFile {
+  type: string;
   id: string;
   stac_extensions: string[];
   properties: Record<string, unknown>;
   links: StacLink[];
-  assets: { data: { href: string; 'file:size': number } };
+  assets: Record<string, StacAsset>;
+}
+export interface StacDocument {
+  type: string;
+  stac_extensions?: string[];
+  links: StacLink[];
+  [field: string]: unknown;
+}
+
+export interface StacCollectionFile extends StacDocument {
+  title: string;
+  description: string;
+  extent: { temporal: { interval: string[][] } };
+  assets: Record<string, { href: string; type: string; roles: string[] }>;
 }
 
 /**
- * Every STAC item of a local copy of a run, found the way a tool finds them: from
- * collection.json through its `items` links. Each with the local path its asset points to.
+ * A local copy of a run's catalog walked as a static-catalog reader does (PySTAC's
+ * `get_items(recursive=True)`, STAC Browser): from collection.json by `child` and `item` links
+ * only, nothing listed from the directory. Returns every catalog and item document reached
+ * (each with its path) and every tile asset, with the local path its href points to.
  */
-export function readStacItems(dir: string): { item: StacItemFile; assetPath: string; part: string }[] {
-  const collection = JSON.parse(readFileSync(join(dir, 'collection.json'), 'utf8')) as { links: StacLink[] };
-  return collection.links
-    .filter((l) => l.rel === 'items')
-    .flatMap((l) => {
-      const part = join(dir, l.href);
-      const features = (JSON.parse(readFileSync(part, 'utf8')) as { features: StacItemFile[] }).features;
-      return features.map((item) => ({ item, part, assetPath: join(dirname(part), item.assets.data.href) }));
-    });
+export function walkStacCatalog(dir: string) {
+  const catalogs: { path: string; doc: StacDocument }[] = [];
+  const items: { path: string; item: StacItemFile }[] = [];
+  const read = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
+  const visit = (path: string) => {
+    const doc = read<StacDocument>(path);
+    catalogs.push({ path, doc });
+    for (const link of doc.links) {
+      const target = join(dirname(path), link.href);
+      if (link.rel === 'child') visit(target);
+      else if (link.rel === 'item') items.push({ path: target, item: read<StacItemFile>(target) });
+    }
+  };
+  visit(join(dir, 'collection.json'));
+  const tiles = items.flatMap(({ path, item }) =>
+    Object.entries(item.assets).map(([name, asset]) => ({
+      item,
+      name,
+      asset,
+      assetPath: join(dirname(path), asset.href),
+    })),
+  );
+  return { collection: catalogs[0]!.doc as StacCollectionFile, catalogs, items, tiles };
 }

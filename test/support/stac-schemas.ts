@@ -15,10 +15,32 @@ function schemasUnder(dir: string): object[] {
   );
 }
 
+/** Every `prefix:name` property an extension schema defines, wherever in the schema. */
+function fieldsDefined(schema: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) for (const s of schema) fieldsDefined(s, into);
+  else if (schema && typeof schema === 'object')
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'properties' && value && typeof value === 'object')
+        for (const name of Object.keys(value)) if (name.includes(':')) into.add(name);
+      fieldsDefined(value, into);
+    }
+  return into;
+}
+
+/** The prefixed fields of a document where extensions put them: top level, properties, assets. */
+function prefixedFields(doc: Record<string, unknown>): string[] {
+  const objects = [doc, doc.properties, ...Object.values((doc.assets ?? {}) as Record<string, unknown>)];
+  return objects.flatMap((o) =>
+    o && typeof o === 'object' ? Object.keys(o).filter((k) => k.includes(':')) : [],
+  );
+}
+
 /**
- * Validates STAC documents as a STAC validator does: the core Item or Collection schema, then
- * every schema the document lists in `stac_extensions` (all from the vendored copies). Returns
- * the errors, empty when valid.
+ * Validates STAC documents as a STAC validator does: the core Item, Catalog or Collection
+ * schema, then every schema the document lists in `stac_extensions` (all from the vendored
+ * copies). Stricter than the schemas alone in one way: a prefixed field that no declared
+ * extension defines is an error (the schemas let unknown fields pass, so an undeclared
+ * extension's field would go unchecked). Returns the errors, empty when valid.
  */
 export function stacValidator(): (doc: { type: string; stac_extensions?: readonly string[] }) => string[] {
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -30,13 +52,18 @@ export function stacValidator(): (doc: { type: string; stac_extensions?: readonl
   const core = {
     Feature: 'https://schemas.stacspec.org/v1.0.0/item-spec/json-schema/item.json',
     Collection: 'https://schemas.stacspec.org/v1.0.0/collection-spec/json-schema/collection.json',
+    Catalog: 'https://schemas.stacspec.org/v1.0.0/catalog-spec/json-schema/catalog.json',
   } as Record<string, string>;
   const show = (where: string, errors: ErrorObject[] | null | undefined) =>
     (errors ?? []).map((e) => `${where}: ${e.instancePath || '/'} ${e.message}`);
   return (doc) => {
     const id = core[doc.type];
-    if (!id) return [`not a STAC item or collection: type ${doc.type}`];
+    if (!id) return [`not a STAC item, catalog or collection: type ${doc.type}`];
     const errors: string[] = [];
+    const defined = new Set<string>();
+    for (const url of doc.stac_extensions ?? []) fieldsDefined(ajv.getSchema(url)?.schema, defined);
+    for (const field of prefixedFields(doc as Record<string, unknown>))
+      if (!defined.has(field)) errors.push(`${field}: defined by no extension the document declares`);
     for (const schema of [id, ...(doc.stac_extensions ?? [])]) {
       const validate = ajv.getSchema(schema) ?? ajv.getSchema(`${schema}#`);
       if (!validate) {

@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { OUTPUT_FILE_TYPES } from '../../../lib/coordination/run-outputs.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
-import { findOutput, OUTPUT_FILES } from './run-outputs.js';
+import { findOutput } from './run-outputs.js';
 
-/** GET /api/runs/:id/outputs/:name, for the names of OUTPUT_FILES only. */
+/** GET /api/runs/:id/outputs/:name, for the names of OUTPUT_FILE_TYPES only (lib/coordination/run-outputs.ts). */
 const OUTPUT_PATH = /^\/api\/runs\/([0-9a-z-]{8,64})\/outputs\/([a-z]+\.(?:vrt|json))$/;
 
 /**
- * A run's mosaic VRT, STAC collection and items, and summary, streamed from the store as
+ * A run's mosaic VRT, STAC collection and summary, streamed from the store as
  * downloads. The name is looked up in a fixed list, never joined into a key as given.
  */
 export function outputsRoute(store: ObjectStore) {
@@ -15,7 +16,7 @@ export function outputsRoute(store: ObjectStore) {
     const m = OUTPUT_PATH.exec(pathname);
     if (!m || req.method !== 'GET') return false;
     const [runId, name] = [m[1]!, m[2]!];
-    const type = OUTPUT_FILES[name];
+    const type = OUTPUT_FILE_TYPES[name];
     if (!type) return false;
     void (async () => {
       const found = await findOutput(store, runId, name);

@@ -1,13 +1,6 @@
+import { OUTPUT_FILE_TYPES } from '../../../lib/coordination/run-outputs.js';
 import { tilesPrefix } from '../../../lib/model/ids.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
-
-/** What a finished run offers for download, with the content type each is served as. */
-export const OUTPUT_FILES: Readonly<Record<string, string>> = {
-  'mosaic.vrt': 'application/xml',
-  'collection.json': 'application/json',
-  'items.json': 'application/geo+json',
-  'summary.json': 'application/json',
-};
 
 /**
  * Where finalize may have written a run's outputs, in the order looked at: apart from its tiles
@@ -31,7 +24,7 @@ export async function findOutput(store: ObjectStore, runId: string, name: string
 export async function availableOutputs(store: ObjectStore, runId: string): Promise<Record<string, string>> {
   const found: Record<string, string> = {};
   await Promise.all(
-    Object.keys(OUTPUT_FILES).map(async (name) => {
+    Object.keys(OUTPUT_FILE_TYPES).map(async (name) => {
       if (await findOutput(store, runId, name)) found[name] = `/api/runs/${runId}/outputs/${name}`;
     }),
   );

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
-import { readStacItems } from '../../support/stac-items.js';
+import { walkStacCatalog } from '../../support/stac-items.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -60,12 +60,20 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
       const checksum = execFileSync('gdalinfo', ['-checksum', join(out, 'mosaic.vrt')], { encoding: 'utf8' });
       expect(checksum).toMatch(/Checksum=\d+/);
       expect(checksum).not.toMatch(/ERROR/);
-      const items = readStacItems(out);
-      expect(items).toHaveLength(run!.counters.total);
-      for (const { item, assetPath } of items) {
-        execFileSync('gdalinfo', [assetPath]); // throws if the item points nowhere
+      // The catalog walked by links alone: every tile exactly once, each asset a readable COG.
+      const { collection, items, tiles } = walkStacCatalog(out);
+      expect(tiles).toHaveLength(run!.counters.total);
+      expect(new Set(tiles.map((t) => t.assetPath)).size).toBe(run!.counters.total);
+      for (const { asset, assetPath } of tiles) {
+        execFileSync('gdalinfo', [assetPath]); // throws if the asset points nowhere
+        expect(asset.type).toBe('image/tiff; application=geotiff; profile=cloud-optimized');
+      }
+      for (const { item } of items) {
         // Every prefixed field belongs to an extension the item declares.
-        const fields = [...Object.keys(item.properties), ...Object.keys(item.assets.data)];
+        const fields = [
+          ...Object.keys(item.properties),
+          ...Object.values(item.assets).flatMap((a) => Object.keys(a)),
+        ];
         for (const prefix of new Set(fields.filter((f) => f.includes(':')).map((f) => f.split(':')[0]))) {
           expect(
             item.stac_extensions.some((e) => e.includes(`/${prefix === 'proj' ? 'projection' : prefix}/`)),
@@ -75,11 +83,9 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
           expect.arrayContaining(['root', 'parent', 'collection']),
         );
       }
-      const collection = JSON.parse(readFileSync(join(out, 'collection.json'), 'utf8'));
       expect(collection.type).toBe('Collection');
-      expect(collection.links.map((l: { rel: string }) => l.rel)).toEqual(
-        expect.arrayContaining(['root', 'self', 'items']),
-      );
+      expect(collection.links.map((l) => l.rel)).toEqual(expect.arrayContaining(['root', 'self', 'child']));
+      expect(collection.title).toBe('RGB.byte.tif, tiled by geohub');
       expect(collection.description).not.toContain('s3://');
       expect(collection.description).not.toContain('incoming/');
     } finally {
@@ -97,12 +103,11 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     expect(run?.counters.done).toBe(run?.counters.total);
     // Its STAC items are dated by the LAZ header's creation day (day 253 of 2015), not the run.
     expect(run?.sourceDatetime).toBe('2015-09-10T00:00:00Z');
-    const [part] = JSON.parse(await hub.store.getText(`runs/${started.runId}/collection.json`))
-      .links.filter((l: { rel: string }) => l.rel === 'items')
-      .map((l: { href: string }) => l.href.replace(/^\.\//, ''));
-    const items = JSON.parse(await hub.store.getText(`runs/${started.runId}/${part}`)).features;
+    const stac = tempDir('geohub-dtm-stac-');
+    await copyRunOutputs(hub.store, started.runId, stac);
+    const { items } = walkStacCatalog(stac);
     expect(items.length).toBeGreaterThan(0);
-    for (const item of items)
+    for (const { item } of items)
       expect(item.properties).toMatchObject({ datetime: '2015-09-10T00:00:00Z', created: run?.createdAt });
     const out = tempDir('geohub-dtm-');
     let withData = 0;

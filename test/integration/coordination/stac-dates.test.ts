@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startTestHub } from '../../support/hub.js';
-import { readStacItems, type StacItemFile } from '../../support/stac-items.js';
+import { walkStacCatalog } from '../../support/stac-items.js';
 import { stacValidator } from '../../support/stac-schemas.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -26,13 +25,14 @@ async function catalogueOf(file: string, name: string) {
   const run = (await hub.ledger.getRun(started.runId))!;
   const out = tempDir('geohub-stac-dates-');
   await copyRunOutputs(hub.store, started.runId, out);
-  const collection = JSON.parse(readFileSync(join(out, 'collection.json'), 'utf8'));
-  const items = readStacItems(out).map(({ item }) => item);
-  expect(items).toHaveLength(run.counters.total);
-  // What a STAC validator says of the run's own catalogue.
+  const walked = walkStacCatalog(out);
+  const collection = walked.collection;
+  const items = walked.items.map(({ item }) => item);
+  expect(walked.tiles).toHaveLength(run.counters.total);
+  // What a STAC validator says of the run's own catalogue: collection, block catalogs, items.
   const validate = stacValidator();
-  expect(validate(collection)).toEqual([]);
-  for (const item of items) expect(validate(item as StacItemFile & { type: string })).toEqual([]);
+  for (const { doc } of walked.catalogs) expect(validate(doc)).toEqual([]);
+  for (const item of items) expect(validate(item)).toEqual([]);
   return { run, collection, items };
 }
 
@@ -63,7 +63,9 @@ describe('STAC items are dated by the source where it records a date', () => {
       expect(item.properties.created).toBe(run.createdAt);
     }
     expect(collection.extent.temporal.interval[0][0]).toBe(run.createdAt);
-    // The upload's key prefixes the file name; the description names the file, never the key.
-    expect(collection.description).toMatch(/dated by the run \(\S*undated\.tif records no date\)$/);
+    // The catalogue names the user's file as it was named, never the upload's key.
+    expect(collection.description).toMatch(/^raster-xyz tiles of undated\.tif \(geohub run r-[0-9a-f]+\)/);
+    expect(collection.description).toMatch(/dated by the run \(undated\.tif records no date\)$/);
+    expect(collection.title).toBe('undated.tif, tiled by geohub');
   });
 });

@@ -21,10 +21,9 @@ export function runDuration(run, now = Date.now()) {
 /** `r-1a2b3c4d…`: run ids are long hashes; the full one is in the title and the detail panel. */
 export const shortId = (id) => (id && id.length > 12 ? `${id.slice(0, 10)}…` : (id ?? ''));
 
-/** The uploaded file's name, without the `incoming/<timestamp>-` prefix the upload adds. */
+/** The uploaded file's name: the last part of its key (each upload has a folder of its own). */
 export function sourceName(key) {
-  const base = key.split('/').at(-1) ?? key;
-  return base.replace(/^\d{10,}-/, '');
+  return key.split('/').at(-1) ?? key;
 }
 
 export const formatTime = (iso) => new Date(iso).toLocaleTimeString('en-GB', { hour12: false });

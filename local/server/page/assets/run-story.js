@@ -5,7 +5,6 @@ import { formatCount, isActive, runDuration, shortId } from './format.js';
 const DOWNLOADS = [
   ['mosaic.vrt', 'Mosaic (VRT)'],
   ['collection.json', 'STAC collection'],
-  ['items.json', 'STAC items'],
   ['summary.json', 'Summary'],
 ];
 
