@@ -90,7 +90,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     const dated = run.sourceDatetime
       ? `dated ${run.sourceDatetime} by the source's own header`
       : `dated by the run (${source} records no date)`;
-    const description = `${run.operation} tiles of ${source} (geohub run ${runId}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
+    const description = `${run.operation} tiles of ${source} (geohub run ${runId}, ${run.createdAt} to ${finishedAt}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
     // Mosaic and catalogue side by side: neither reads the other, and a run's end waits on both.
     [mosaic, stac] = await Promise.all([
       writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands).then((key) => {
