@@ -41,6 +41,18 @@ export default defineConfig({
       },
       {
         test: {
+          // `npm run test:pdal` (scripts/test-pdal.sh puts a real PDAL on PATH): the point-cloud
+          // paths on the engine the container image runs. Never part of `npm test`.
+          name: 'pdal',
+          include: ['test/pdal/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           // The built CLI as a user runs it: each test starts and stops its own stack.
           include: ['test/e2e/**/*.test.ts'],

@@ -14,3 +14,8 @@ export class ExtractorOutputError extends GeohubError {
 export class TileGridMismatchError extends GeohubError {
   override readonly name = 'TileGridMismatchError';
 }
+
+/** The source is valid but beyond this worker's engine (a point format it does not read): never retried. */
+export class UnreadableSourceError extends GeohubError {
+  override readonly name = 'UnreadableSourceError';
+}

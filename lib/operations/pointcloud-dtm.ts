@@ -1,23 +1,20 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createLogger, type Logger } from '../log/logger.js';
 import { checkTileGrid } from '../pointcloud/check-tile-grid.js';
-import { chooseGroundSelection } from '../pointcloud/choose-ground-selection.js';
 import { dtmParams } from '../pointcloud/dtm-params.js';
 import { emptyTileArgs } from '../pointcloud/empty-tile-args.js';
+import { unreadableBy } from '../pointcloud/engine-point-formats.js';
 import type { ExtractTileRequest } from '../pointcloud/extract-tile-points.js';
 import { extractorCommand } from '../pointcloud/extractor-command.js';
 import { gdalGridArgs } from '../pointcloud/gdal-grid-args.js';
 import { northUpWarpArgs } from '../pointcloud/north-up-warp-args.js';
-import { classCounts, pdalClassProbe } from '../pointcloud/pdal-class-probe.js';
 import { pdalDtmPipeline } from '../pointcloud/pdal-dtm-pipeline.js';
 import { readPointFormat } from '../pointcloud/read-point-format.js';
 import { readRasterGrid } from '../pointcloud/read-raster-grid.js';
 import { bufferedTile } from '../pointcloud/tile-region.js';
-import { beyondLazPerf } from '../pointcloud/waveform-laz.js';
-import type { Bounds } from '../tiling/tile-bounds.js';
-import { ExtractorOutputError, TileGridMismatchError } from './errors.js';
+import { ExtractorOutputError, TileGridMismatchError, UnreadableSourceError } from './errors.js';
 import type { Operation, OperationContext, ToolRunner } from './operation.js';
 import { chooseEngine, ENGINE_ENV, type PointcloudEngine } from './pointcloud-engine.js';
 
@@ -33,6 +30,7 @@ export interface PointcloudDtmOptions {
 const summarySchema = z.looseObject({
   format: z.enum(['las', 'laz', 'copc']),
   crs: z.string(),
+  srs: z.string(),
   sourceBox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
   pointsRead: z.number(),
   pointsInBox: z.number(),
@@ -52,25 +50,6 @@ function parseSummary(stdout: string): ExtractorSummary {
       cause: error,
     });
   }
-}
-
-/** What the PDAL engine needs to know of a tile before its pipeline. */
-type Probe = Pick<ExtractorSummary, 'format' | 'sourceBox' | 'classes' | 'selection' | 'points'>;
-
-/**
- * The PDAL engine's probe of a file the extractor cannot decode (waveform LAZ): PDAL itself
- * counts the classes near the tile, so PDAL, not laz-perf, decides whether the file is readable.
- */
-async function pdalProbe(ctx: OperationContext, tools: ToolRunner, buffered: Bounds): Promise<Probe> {
-  const pipeline = join(ctx.scratch, 'probe.json');
-  const metadata = join(ctx.scratch, 'probe-metadata.json');
-  await writeFile(pipeline, `${JSON.stringify(pdalClassProbe(ctx.source, buffered), null, 2)}\n`);
-  await tools.run('pdal', ['pipeline', pipeline, '--metadata', metadata]);
-  const counts = classCounts(JSON.parse(await readFile(metadata, 'utf8')));
-  const classes = Object.fromEntries(
-    [...counts.entries()].filter(([, n]) => n > 0).map(([c, n]) => [String(c), n]),
-  );
-  return { format: 'laz', sourceBox: undefined, classes, selection: chooseGroundSelection(counts) };
 }
 
 /**
@@ -114,14 +93,14 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
         radius,
         outDir: ctx.scratch,
       };
-      const layout = engine === 'pdal' ? await readPointFormat(ctx.source) : undefined;
-      let summary: Probe;
-      if (layout && beyondLazPerf(layout.compressed ? 'laz' : 'las', layout.pointFormat)) {
-        summary = await pdalProbe(ctx, tools, buffered);
-      } else {
-        const extractor = extractorCommand(request);
-        summary = parseSummary((await tools.run(extractor.file, extractor.args)).stdout);
-      }
+      // The split refuses what the engine cannot read; a run split elsewhere is refused here too,
+      // as data (never retried), before any tool wastes its budget on it.
+      const layout = await readPointFormat(ctx.source);
+      const unreadable =
+        layout && unreadableBy(engine, layout.compressed ? 'laz' : 'las', layout.pointFormat);
+      if (unreadable) throw new UnreadableSourceError(`${ctx.source}: ${unreadable}`);
+      const extractor = extractorCommand(request);
+      const summary = parseSummary((await tools.run(extractor.file, extractor.args)).stdout);
       log().debug({ tile: ctx.tile.id, engine, radius, ...summary, srs: undefined }, 'pointcloud-dtm points');
 
       if (summary.selection === 'none') {
@@ -145,6 +124,7 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
             bounds,
             buffered,
             sourceBox: summary.sourceBox,
+            srs: summary.srs,
             radius,
             power,
             selection: summary.selection,

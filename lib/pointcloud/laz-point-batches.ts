@@ -1,7 +1,7 @@
 import { decodePointRecords, type PointBatch } from './decode-point-records.js';
+import { engineRefusal, unreadableBy } from './engine-point-formats.js';
 import { loadLazPerf } from './load-laz-perf.js';
 import type { OpenedPointCloud } from './open-point-cloud.js';
-import { beyondLazPerf, waveformLazRefusal } from './waveform-laz.js';
 
 export const LAZ_BATCH_POINTS = 65_536;
 /**
@@ -28,7 +28,8 @@ export async function* lazPointBatches(
     );
   }
   const format = cloud.las.pointDataRecordFormat;
-  if (beyondLazPerf('laz', format)) throw waveformLazRefusal(cloud.path, format);
+  const reason = unreadableBy('local', 'laz', format);
+  if (reason) throw engineRefusal(cloud.path, 'local', reason);
   const lazPerf = await loadLazPerf();
   const file = await cloud.read(0, bytes);
   const filePointer = lazPerf._malloc(file.byteLength);

@@ -10,6 +10,14 @@ export interface PdalDtmPipelineOptions {
   readonly bounds: Bounds;
   /** The tile grown by the search radius (EPSG:3857): points outside cannot reach a pixel. */
   readonly buffered: Bounds;
+  /**
+   * The source's CRS as the split and the extractor resolved it (EPSG code, WKT or PROJ string),
+   * given to PDAL's reader as `override_srs`: PDAL then places the points where the plan did. On
+   * its own, PDAL 2.8.4 reads no CRS from a LAS 1.4 file of point format 6–10 that carries GeoKeys
+   * but no WKT (the global-encoding WKT bit set, as the format requires) and fails the crop
+   * ("Unable to transform crop geometry to point coordinate system").
+   */
+  readonly srs: string;
   /** A box holding `buffered` in the source CRS: lets readers.copc skip the other octree nodes. */
   readonly sourceBox: Bbox | undefined;
   readonly radius: number;
@@ -54,12 +62,13 @@ export function pdalDtmPipeline(options: PdalDtmPipelineOptions): { pipeline: Pd
       ? {
           type: 'readers.copc',
           filename: options.source,
+          override_srs: options.srs,
           // In the file's own CRS: every PDAL version takes that; the exact cut is the crop below.
           ...(sourceBox
             ? { bounds: pdalBounds(sourceBox[0], sourceBox[2], sourceBox[1], sourceBox[3]) }
             : {}),
         }
-      : { type: 'readers.las', filename: options.source };
+      : { type: 'readers.las', filename: options.source, override_srs: options.srs };
   const pipeline: PdalStage[] = [reader, cropToBuffered(buffered)];
   // SMRF's defaults (cell 1, window 18, threshold 0.5) are in the data's units: it runs before
   // reprojection, on the source's own metres or feet, as it is usually tuned.

@@ -6,6 +6,7 @@ import { CorruptHeaderError, TruncatedSourceError } from './errors.js';
 import { checkPointCloud } from './header-limits.js';
 import { crsFromLasVlrs } from './las-crs.js';
 import { LAS_HEADER_LENGTH, parseLasPublicHeader } from './las-public-header.js';
+import { checkLazChunkTable, LASZIP_VLR } from './laz-chunk-table.js';
 import { lasCreationDate } from './source-datetime.js';
 import type { PointCloudHeader } from './source-header.js';
 
@@ -89,6 +90,17 @@ export async function readLasHeader(reader: BlockReader, where: string): Promise
   const vlrs = await Vlr.walk(get, header);
   const crs = await crsFromLasVlrs(vlrs, (vlr) => reader.read(vlr.contentOffset, vlr.contentLength));
   const isCopc = Vlr.find(vlrs, 'copc', 1) !== undefined;
+  if (compressed) {
+    const laszip = Vlr.find(vlrs, LASZIP_VLR.userId, LASZIP_VLR.recordId);
+    if (!laszip) throw new CorruptHeaderError(`${where}: compressed points without LASzip's VLR`);
+    await checkLazChunkTable(reader, {
+      where,
+      size,
+      pointDataOffset: header.pointDataOffset,
+      pointCount: header.pointCount,
+      laszip: await reader.read(laszip.contentOffset, laszip.contentLength),
+    });
+  }
   const [minX, minY, minZ] = header.min;
   const [maxX, maxY, maxZ] = header.max;
   return {

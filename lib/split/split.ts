@@ -4,7 +4,7 @@ import { writeManifest } from '../manifest/write-manifest.js';
 import { runIdFor } from '../model/ids.js';
 import type { OperationName, RunStatus } from '../model/run.js';
 import { chooseEngine, type PointcloudEngine } from '../operations/pointcloud-engine.js';
-import { checkWorkersCanDecode } from '../pointcloud/waveform-laz.js';
+import { checkWorkersCanDecode } from '../pointcloud/engine-point-formats.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { SourceHeader } from '../source/source-header.js';
 import { sourcePin } from '../source/source-pin.js';

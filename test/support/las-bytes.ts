@@ -21,6 +21,12 @@ export interface LasOptions {
   readonly wkt?: string;
   readonly scale?: number;
   readonly offset?: readonly [number, number, number];
+  /**
+   * A LAZ shell: the compression bit, LASzip's VLR and a chunk table that holds the points, around
+   * points left uncompressed. Every reader that looks at the layout (geohub's split) takes it for
+   * LAZ; only a decoder would find the points are not compressed.
+   */
+  readonly laz?: boolean;
   /** Header bounds to write instead of the points' own (to make an impossible header). */
   readonly bounds?: { readonly min: readonly number[]; readonly max: readonly number[] };
 }
@@ -48,6 +54,21 @@ function geoKeys(epsg: number): Uint8Array {
   const keys = projected ? [1024, 0, 1, 1, 3072, 0, 1, epsg] : [1024, 0, 1, 2, 2048, 0, 1, epsg];
   const shorts = Uint16Array.from([1, 1, 0, keys.length / 4, ...keys]);
   return new Uint8Array(shorts.buffer);
+}
+
+const LAZ_CHUNK = 50_000;
+
+/** LASzip's VLR content: compressor 2 (chunked), coder 0, version 3.4, fixed chunks of 50,000. */
+function laszipContent(): Uint8Array {
+  const out = new Uint8Array(34);
+  const dv = new DataView(out.buffer);
+  dv.setUint16(0, 2, true);
+  dv.setUint8(4, 3);
+  dv.setUint8(5, 4);
+  dv.setUint32(12, LAZ_CHUNK, true);
+  dv.setBigInt64(16, -1n, true);
+  dv.setBigInt64(24, -1n, true);
+  return out;
 }
 
 function waveformDescriptor(): Uint8Array {
@@ -99,10 +120,12 @@ export function lasBytes(options: LasOptions): Uint8Array {
   if (options.wkt !== undefined)
     vlrs.push(vlr('LASF_Projection', 2112, Buffer.from(`${options.wkt}\0`, 'utf8')));
   if (waveform) vlrs.push(vlr('LASF_Spec', 100, waveformDescriptor()));
+  if (options.laz) vlrs.push(vlr('laszip encoded', 22204, laszipContent()));
   const records = points.map((p, i) => pointRecord(p, i, { format, scale, offset }));
   const vlrBytes = vlrs.reduce((n, v) => n + v.byteLength, 0);
   const pointDataOffset = headerLength + vlrBytes;
-  const pointBytes = records.length * RECORD[format]!;
+  // A LAZ shell's points are framed by the chunk table's offset before and the table after.
+  const pointBytes = records.length * RECORD[format]! + (options.laz ? 16 : 0);
   const waveData = waveform
     ? vlr('LASF_Spec', 65535, new Uint8Array(points.length * SAMPLES).fill(7), true)
     : undefined;
@@ -119,7 +142,7 @@ export function lasBytes(options: LasOptions): Uint8Array {
   dv.setUint16(94, headerLength, true);
   dv.setUint32(96, pointDataOffset, true);
   dv.setUint32(100, vlrs.length, true);
-  dv.setUint8(104, format);
+  dv.setUint8(104, format | (options.laz ? 0x80 : 0));
   dv.setUint16(105, RECORD[format]!, true);
   const legacyCount = minor === 4 && format >= 6 ? 0 : points.length;
   dv.setUint32(107, legacyCount, true);
@@ -149,9 +172,17 @@ export function lasBytes(options: LasOptions): Uint8Array {
     out.set(v, at);
     at += v.byteLength;
   }
+  if (options.laz) {
+    dv.setBigInt64(at, BigInt(pointDataOffset + pointBytes - 8), true);
+    at += 8;
+  }
   for (const r of records) {
     out.set(r, at);
     at += r.byteLength;
+  }
+  if (options.laz) {
+    dv.setUint32(at + 4, Math.max(1, Math.ceil(points.length / LAZ_CHUNK)), true); // version 0, chunks
+    at += 8;
   }
   if (waveData) out.set(waveData, at);
   return out;

@@ -65,7 +65,9 @@ describe('STAC items are dated by the source where it records a date', () => {
     expect(collection.extent.temporal.interval[0][0]).toBe(run.createdAt);
     // The catalogue names the user's file as it was named, never the upload's key.
     // …and the run's time span, whatever date the items carry.
-    expect(collection.description).toContain(`tiles of undated.tif (geohub run ${run.runId}, ${run.createdAt} to `);
+    expect(collection.description).toContain(
+      `tiles of undated.tif (geohub run ${run.runId}, ${run.createdAt} to `,
+    );
     expect(collection.description).toMatch(/dated by the run \(undated\.tif records no date\)$/);
     expect(collection.title).toBe('undated.tif, tiled by geohub');
   });

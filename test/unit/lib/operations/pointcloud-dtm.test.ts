@@ -2,10 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { classifyFailure } from '../../../../lib/operations/classify-failure.js';
 import {
   ExtractorOutputError,
   InvalidOperationParamsError,
   TileGridMismatchError,
+  UnreadableSourceError,
 } from '../../../../lib/operations/errors.js';
 import { createPointcloudDtm, ENGINE_ENV, pointcloudDtm } from '../../../../lib/operations/pointcloud-dtm.js';
 import { emptyTileArgs } from '../../../../lib/pointcloud/empty-tile-args.js';
@@ -128,41 +130,28 @@ describe('pointcloud-dtm, PDAL engine', () => {
     expect(stages[0]).toEqual({
       type: 'readers.copc',
       filename: ctx.source,
+      override_srs: 'PROJCS[…]', // the extractor's CRS, the split's
       bounds: '([636422.8, 637179.2], [848935.2, 849497.9])',
     });
     expect(stages.map((s) => s.type)).toContain('filters.smrf');
   });
 
-  it('leaves waveform LAZ to PDAL: PDAL counts the classes, laz-perf is never asked to decode it', async () => {
-    // PDAL's metadata for filters.stats with count=Classification (StatsFilter: "value/count").
-    const stats = (counts: string[]) => ({
-      stages: { 'filters.stats': { statistic: [{ name: 'Classification', count: 9, counts }] } },
-    });
-    for (const [counts, selection, types] of [
-      [['1.000000/5', '2.000000/4'], 'ground', ['pdal', 'pdal']],
-      [['0.000000/9'], 'unclassified', ['pdal', 'pdal']],
-      [['6.000000/9'], 'none', ['pdal', 'gdal_create']],
-    ] as const) {
-      const { tools, calls, ctx } = fakeTools(summary(), {}, stats([...counts]));
-      const source = join(ctx.scratch, 'wave.laz');
-      const bytes = lasBytes({ minor: 4, format: 9, points: groundGrid(0, 0, 3, 1), epsg: 32610 });
-      bytes[104]! |= 0x80; // the LAZ compression bit
-      writeFileSync(source, bytes);
-      await pdal.execute({ ...ctx, source }, tools);
-      expect(calls.map((c) => c.file)).toEqual(types);
-      expect(calls[0]!.args).toEqual([
-        'pipeline',
-        join(ctx.scratch, 'probe.json'),
-        '--metadata',
-        join(ctx.scratch, 'probe-metadata.json'),
-      ]);
-      const probe = (calls[0]!.pipeline as { pipeline: Record<string, unknown>[] }).pipeline;
-      expect(probe.map((stage) => stage.type)).toEqual(['readers.las', 'filters.crop', 'filters.stats']);
-      expect(probe[0]).toEqual({ type: 'readers.las', filename: source });
-      if (selection !== 'none') {
-        const stages = (calls[1]!.pipeline as { pipeline: { type: string }[] }).pipeline.map((st) => st.type);
-        expect(stages.includes('filters.smrf')).toBe(selection === 'unclassified');
-      }
+  it('refuses a waveform point format before any tool runs, as data: PDAL reads it in no form', async () => {
+    for (const laz of [true, false]) {
+      const { tools, calls, ctx } = fakeTools(summary());
+      const source = join(ctx.scratch, laz ? 'wave.laz' : 'wave.las');
+      writeFileSync(
+        source,
+        lasBytes({ minor: 4, format: 9, points: groundGrid(0, 0, 3, 1), epsg: 32610, laz }),
+      );
+      const error = await pdal.execute({ ...ctx, source }, tools).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error).toBeInstanceOf(UnreadableSourceError);
+      expect(error?.message).toContain('Unsupported LAS input point format: 9.');
+      expect(classifyFailure(error)).toBe('data');
+      expect(calls).toEqual([]);
     }
   });
 

@@ -50,8 +50,8 @@ describe('lazPointBatches', () => {
   it('refuses LAZ with waveform packets as a limit of the decoder, before laz-perf can trap on it', async () => {
     const dir = tempDir('geohub-laz-');
     const path = join(dir, 'waveform.laz');
-    const bytes = lasBytes({ minor: 4, format: 9, points: groundGrid(0, 0, 3, 1), epsg: 32610 });
-    bytes[104]! |= 0x80; // the LAZ compression bit: laz-perf would be asked to decode format 9
+    // laz-perf would be asked to decode format 9.
+    const bytes = lasBytes({ minor: 4, format: 9, points: groundGrid(0, 0, 3, 1), epsg: 32610, laz: true });
     writeFileSync(path, bytes);
     const cloud = await openPointCloud(path);
     try {
@@ -63,9 +63,9 @@ describe('lazPointBatches', () => {
         );
       expect(error).toBeInstanceOf(UnsupportedSourceError);
       expect(error?.message).toBe(
-        `${path} is LAZ with point format 9 (waveform packets), which the local engine's LAZ decoder (laz-perf) ` +
-          'cannot decompress; the file is valid: decompress it to LAS (e.g. laszip, or pdal translate in.laz out.las) ' +
-          'and upload that, or run geohub where PDAL is installed',
+        `${path} cannot be read here: the local engine's LAZ decoder (laz-perf) cannot decompress point format 9 ` +
+          '(waveform packets); the file is valid: decompress it to LAS (laszip) and upload that, the local engine ' +
+          'reads every point format uncompressed',
       );
     } finally {
       await cloud.close();

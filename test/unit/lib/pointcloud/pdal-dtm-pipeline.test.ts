@@ -6,8 +6,8 @@ import {
 } from '../../../../lib/pointcloud/pdal-dtm-pipeline.js';
 import { bufferedTile } from '../../../../lib/pointcloud/tile-region.js';
 
-// PDAL itself is not installed on this machine (it is in the worker's container image): these
-// tests check the pipeline JSON geohub writes, against PDAL's documented options and sources.
+// The pipeline JSON geohub writes, against PDAL's documented options; test/pdal/ runs it on a
+// real PDAL 2.8.4 (`npm run test:pdal`).
 const { bounds, cell, buffered } = bufferedTile({ z: 17, x: 20727, y: 47634 }, 9.5);
 const base: PdalDtmPipelineOptions = {
   source: '/scratch/run/source',
@@ -15,6 +15,7 @@ const base: PdalDtmPipelineOptions = {
   bounds,
   buffered,
   sourceBox: [636422.86, 848935.2, 637179.22, 849497.9],
+  srs: 'EPSG:2992',
   radius: 9.5,
   power: 2,
   selection: 'ground',
@@ -33,7 +34,8 @@ describe('pdalDtmPipeline', () => {
       'filters.reprojection',
       'writers.gdal',
     ]);
-    expect(pipeline[0]).toEqual({ type: 'readers.las', filename: base.source });
+    // The CRS the plan used, not whatever PDAL would make of the file's records.
+    expect(pipeline[0]).toEqual({ type: 'readers.las', filename: base.source, override_srs: 'EPSG:2992' });
     expect(pipeline[1]).toEqual({
       type: 'filters.crop',
       bounds: `([${buffered.minX}, ${buffered.maxX}], [${buffered.minY}, ${buffered.maxY}])`,
@@ -79,11 +81,13 @@ describe('pdalDtmPipeline', () => {
     expect(pdalDtmPipeline(copc).pipeline[0]).toEqual({
       type: 'readers.copc',
       filename: base.source,
+      override_srs: 'EPSG:2992',
       bounds: '([636422.86, 637179.22], [848935.2, 849497.9])',
     });
     expect(pdalDtmPipeline({ ...copc, sourceBox: undefined }).pipeline[0]).toEqual({
       type: 'readers.copc',
       filename: base.source,
+      override_srs: 'EPSG:2992',
     });
   });
 

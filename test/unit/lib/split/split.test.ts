@@ -155,14 +155,14 @@ describe('split', () => {
     expect(await ledger.listRuns()).toEqual([]);
   });
 
-  it('refuses waveform LAZ in one line when the workers run the local engine, and queues it for PDAL', async () => {
+  it('refuses waveform LAZ in one line with either engine, naming the point format and the tool\'s reason', async () => {
     const waveform = lasBytes({
       minor: 4,
       format: 9,
       points: groundGrid(500000, 4100000, 10, 1),
       epsg: 32610,
+      laz: true, // laz-perf has no decompressor for the waveform packets of format 9
     });
-    waveform[104]! |= 0x80; // LAZ: laz-perf has no decompressor for the waveform packets of format 9
     const { store, ledger } = setup({ 'in/wave.laz': waveform });
     const request = { source: sourceOf('in/wave.laz'), params: {} };
     const refused = await split(request, { store, ledger, pointcloudEngine: 'local' }).then(
@@ -171,7 +171,7 @@ describe('split', () => {
     );
     expect(refused).toBeInstanceOf(UnsupportedSourceError);
     expect(refused?.message).toMatch(
-      /^s3:\/\/geohub-data\/in\/wave\.laz is LAZ with point format 9 \(waveform packets\), which the local engine's LAZ decoder \(laz-perf\) cannot decompress; [^\n]+$/,
+      /^s3:\/\/geohub-data\/in\/wave\.laz cannot be read here: the local engine's LAZ decoder \(laz-perf\) cannot decompress point format 9 \(waveform packets\); [^\n]+$/,
     );
     // Nothing was recorded or queued for it: no run, no manifest.
     expect(await ledger.getRun(runIdFor(request.source))).toBeUndefined();
@@ -179,8 +179,13 @@ describe('split', () => {
     for await (const { key } of store.list('runs/')) written.push(key);
     expect(written).toEqual([]);
 
-    const planned = await split(request, { store, ledger, pointcloudEngine: 'pdal' });
-    expect(planned).toMatchObject({ operation: 'pointcloud-dtm' });
-    expect(planned.total).toBeGreaterThan(0);
+    // PDAL 2.8.4 reads no waveform format at all: refused too, with PDAL's own words.
+    const withPdal = await split(request, { store, ledger, pointcloudEngine: 'pdal' }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(withPdal).toBeInstanceOf(UnsupportedSourceError);
+    expect(withPdal?.message).toContain('readers.las: Unsupported LAS input point format: 9.');
+    expect(await ledger.getRun(runIdFor(request.source))).toBeUndefined();
   });
 });

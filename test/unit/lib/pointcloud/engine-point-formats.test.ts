@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkWorkersCanDecode, unreadableBy } from '../../../../lib/pointcloud/engine-point-formats.js';
 import { readPointFormat } from '../../../../lib/pointcloud/read-point-format.js';
-import { beyondLazPerf, checkWorkersCanDecode } from '../../../../lib/pointcloud/waveform-laz.js';
 import { UnsupportedSourceError } from '../../../../lib/source/errors.js';
 import type { PointCloudHeader } from '../../../../lib/source/source-header.js';
 import { groundGrid, lasBytes } from '../../../support/las-bytes.js';
@@ -12,25 +12,36 @@ import { tempDir } from '../../../support/temp-dir.js';
 const header = (format: PointCloudHeader['format'], pointFormat: number) =>
   pointCloudHeader({ format, pointFormat });
 
-describe('waveform LAZ', () => {
-  it('is LAZ of formats 4, 5, 9 and 10 only: plain LAS of those formats and other LAZ decode locally', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].filter((f) => beyondLazPerf('laz', f))).toEqual([4, 5, 9, 10]);
-    expect([4, 5, 9, 10].some((f) => beyondLazPerf('las', f))).toBe(false);
+describe('what each point-cloud engine reads', () => {
+  const ALL = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  it('local: every format as plain LAS, LAZ only without waveform packets (4, 5, 9, 10)', () => {
+    expect(ALL.filter((f) => unreadableBy('local', 'laz', f))).toEqual([4, 5, 9, 10]);
+    expect(ALL.filter((f) => unreadableBy('local', 'las', f))).toEqual([]);
+  });
+  it('PDAL 2.8.4: formats 0–3 and 6–8 in every form, never the waveform ones', () => {
+    for (const form of ['las', 'laz', 'copc'] as const)
+      expect(ALL.filter((f) => unreadableBy('pdal', form, f))).toEqual([4, 5, 9, 10]);
   });
 
-  it('is refused at split, in one line naming the file, only when the workers run the local engine', () => {
+  it("is refused at split, in one line naming the file, the point format and the tool's own reason", () => {
     for (const pointFormat of [4, 5, 9, 10]) {
-      const check = () => checkWorkersCanDecode(header('laz', pointFormat), 'local', 'wave.laz');
-      expect(check).toThrow(UnsupportedSourceError);
-      expect(check).toThrow(
+      const local = () => checkWorkersCanDecode(header('laz', pointFormat), 'local', 'wave.laz');
+      expect(local).toThrow(UnsupportedSourceError);
+      expect(local).toThrow(
         new RegExp(
-          `^wave\\.laz is LAZ with point format ${pointFormat} \\(waveform packets\\)[^\\n]*PDAL[^\\n]*$`,
+          `^wave\\.laz cannot be read here: [^\\n]*laz-perf[^\\n]*point format ${pointFormat}[^\\n]*$`,
         ),
       );
-      expect(() => checkWorkersCanDecode(header('laz', pointFormat), 'pdal', 'wave.laz')).not.toThrow();
+      // PDAL reads them in no form: not even as plain LAS, so the advice is never "use PDAL".
+      for (const form of ['laz', 'las'] as const) {
+        const pdal = () => checkWorkersCanDecode(header(form, pointFormat), 'pdal', `wave.${form}`);
+        expect(pdal).toThrow(`Unsupported LAS input point format: ${pointFormat}.`);
+        expect(pdal).not.toThrow(/use PDAL|where PDAL is installed/);
+      }
       expect(() => checkWorkersCanDecode(header('las', pointFormat), 'local', 'wave.las')).not.toThrow();
     }
     expect(() => checkWorkersCanDecode(header('copc', 6), 'local', 'x.copc.laz')).not.toThrow();
+    expect(() => checkWorkersCanDecode(header('copc', 6), 'pdal', 'x.copc.laz')).not.toThrow();
   });
 
   it("reads the format byte of a local file, compression bit included; nothing for a file that isn't LAS", async () => {
