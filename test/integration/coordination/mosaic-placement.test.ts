@@ -110,6 +110,7 @@ describe('the mosaic is GDAL’s warp of the source onto its grid: every tile in
     expect(c.mosaicNodataPixels).toBe(c.nodataPixels);
   });
 
+  // Catches: the same misplacement across the antimeridian (tiles at both ends of the world's columns).
   it('a source across the antimeridian: tiles on both edges of the world, each where GDAL puts its pixels', async () => {
     const dir = tempDir('geohub-antimeridian-');
     const source = execFileSync(PYTHON, [ORACLE, 'make', dir], { encoding: 'utf8' }).trim();

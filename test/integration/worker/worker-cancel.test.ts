@@ -13,6 +13,7 @@ const workers = trackWorkers();
 afterAll(() => clients.destroy());
 
 describe('cancelling in-flight work leaves nothing behind', () => {
+  // Catches: a cancelled run's sub-tiles recorded PARKED (re-drivable) instead of CANCELLED.
   it('a run cancelled during a running gdalwarp: group dead, no .part, no output, claim released, queue dropped', async () => {
     const fixture = await createFixture(config, clients);
     const slow = slowSource(tempDir('geohub-slow-'));
