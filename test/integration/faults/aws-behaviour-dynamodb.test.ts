@@ -145,28 +145,22 @@ describe('the AWS-behaviour layer answers DynamoDB as AWS does, and the SDK trea
         () => 'ok',
         (e: Error) => e.name,
       );
-    // Writes until the layer throttles one, not a fixed 15 that a loaded machine may spread over
-    // more than three seconds (then none is throttled): the layer counts per wall-clock second.
-    const writes: { outcome: string; second: number; sameSecond: boolean }[] = [];
-    const deadline = Date.now() + 60_000;
-    while (!writes.some((w) => w.outcome !== 'ok') && Date.now() < deadline) {
-      const start = Date.now();
-      const outcome = await put(key, writes.length);
-      const end = Date.now();
-      const second = Math.floor(start / 1000);
-      writes.push({ outcome, second, sameSecond: second === Math.floor(end / 1000) });
+    // Catches: a per-key write limit off by one (6 writes a second let through, not 5).
+    // The layer counts a key's writes per wall-clock second. A burst of 12 concurrent writes
+    // fired at the start of a second, all answered within it: exactly the first 5 pass, the rest
+    // are throttled. A burst that a loaded machine spreads over two seconds proves nothing and
+    // is sent again (at most 10 times), not judged.
+    let judged: string[] | undefined;
+    for (let attempt = 0; attempt < 10 && !judged; attempt += 1) {
+      const second = Math.floor(Date.now() / 1000) + 1;
+      while (Date.now() < second * 1000) await new Promise((r) => setTimeout(r, 2));
+      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => put(key, i)));
+      if (Math.floor(Date.now() / 1000) === second) judged = outcomes;
     }
-    const refused = writes.filter((w) => w.outcome !== 'ok');
-    expect(refused.length).toBeGreaterThan(0);
-    for (const w of refused)
-      expect(['ThrottlingException', 'ProvisionedThroughputExceededException']).toContain(w.outcome);
-    // At most 5 writes of the key passed in any one second (counting only writes whose request
-    // began and ended in that second, so the layer's second is known).
-    const passedBySecond = new Map<number, number>();
-    for (const w of writes)
-      if (w.outcome === 'ok' && w.sameSecond)
-        passedBySecond.set(w.second, (passedBySecond.get(w.second) ?? 0) + 1);
-    for (const n of passedBySecond.values()) expect(n).toBeLessThanOrEqual(5);
+    expect(judged).toBeDefined();
+    expect(judged!.filter((o) => o === 'ok')).toHaveLength(5);
+    for (const o of judged!.filter((o) => o !== 'ok'))
+      expect(['ThrottlingException', 'ProvisionedThroughputExceededException']).toContain(o);
     // Per key: another key's first write of its second passes while this one is throttled.
     expect(await put({ PK: `TEST#${randomUUID()}`, SK: 'META' }, 0)).toBe('ok');
   });
