@@ -82,6 +82,7 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
     expect(findFiles(d.scratchDir, () => true)).toEqual([]);
   });
 
+  // Catches: a cancelled block that keeps its .part files in the worker's scratch.
   it('cancelled mid-warp: the process group is dead, no .part, no tile, no object; the cause is the signal reason', async () => {
     const fixture = await createFixture(config, clients);
     const slow = slowSource(tempDir('geohub-slow-'));
