@@ -9,6 +9,9 @@ process.env.GEOHUB_SUITE_MARK ??= randomUUID();
 
 export default defineConfig({
   test: {
+    // An unhandled rejection or error anywhere fails the run (Vitest's default, said here so that
+    // nobody turns it off): it is a promise nobody waited for, a bug in the code or in the test.
+    dangerouslyIgnoreUnhandledErrors: false,
     projects: [
       {
         test: {

@@ -1,21 +1,25 @@
 /**
- * `npm run bench`: every benchmark in one run, figures printed with the machine they ran on,
- * saved as JSON in .bench/results.json, and written into the README's benchmark table.
+ * `npm run bench`: every benchmark in one run, figures printed with the commit and machine they
+ * ran on, saved as they come in .bench/results.json, and at the end written whole into
+ * docs/benchmarks.md with the raw results beside it (docs/benchmarks.json, to commit).
  *
  * Options: `--quick` (small inputs, one run each: the CI check that the bench produces its
- * figures; the README is left alone), `--runs <n>` (timed runs per figure, default 3),
+ * figures; docs/ is left alone), `--runs <n>` (timed runs per figure, default 3),
  * `--results <file>`, `--only <sections>` (a comma list of overhead, sigterm, rerun, cancel,
- * counted, split, finalize, bundle: re-measures those rows alone; the README is left alone).
+ * counted, split, finalize, bundle: re-measures those rows alone and merges them into
+ * docs/benchmarks.json; every other row keeps the commit and date it was measured on, and the
+ * table says so).
  * The run fails when the split Lambda's bundle is over Lambda's limits.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../local/project-root.js';
+import { RESULTS, writeBenchmarkDocs } from './benchmarks-doc.js';
 import { benchCancelCooperative, benchCancelStubborn } from './cancel.js';
 import { countedRun } from './counted.js';
 import { benchOverhead } from './overhead.js';
@@ -25,7 +29,8 @@ import type { SplitBundleResult } from './split-bundle.js';
 import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
 import { pricePer1000 } from './support/price.js';
-import { writeReadmeTable } from './support/readme-table.js';
+import { gitState } from './support/provenance.js';
+import { measuredBy, mergeSections, SECTIONS, type Section } from './support/sections.js';
 import { spread } from './support/stats.js';
 import { type BenchResults, benchTable } from './table.js';
 
@@ -38,26 +43,19 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const SECTIONS = [
-  'overhead',
-  'sigterm',
-  'rerun',
-  'cancel',
-  'counted',
-  'split',
-  'finalize',
-  'bundle',
-] as const;
-const only = args.only?.split(',').map((x) => x.trim());
-const unknown = only?.filter((x) => !(SECTIONS as readonly string[]).includes(x)) ?? [];
+const asked = args.only?.split(',').map((x) => x.trim());
+const unknown = asked?.filter((x) => !(SECTIONS as readonly string[]).includes(x)) ?? [];
 if (unknown.length > 0)
   throw new Error(`--only: unknown section ${unknown.join(', ')} (${SECTIONS.join(', ')})`);
-const want = (section: (typeof SECTIONS)[number]) => !only || only.includes(section);
+const only = asked as Section[] | undefined;
+const want = (section: Section) => !only || only.includes(section);
 const quick = Boolean(args.quick);
 const runs = Number(args.runs ?? (quick ? 1 : 3));
 if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`--runs must be a whole number ≥ 1, not ${args.runs}`);
 const root = projectRoot();
+// The code measured: taken at the start (a commit made while the bench runs is not what it measured).
+const code = gitState(root);
 const resultsPath = args.results ?? join(root, '.bench/results.json');
 // geohub run's default: one worker per core; the raw tools get the same number of processes.
 const workers = availableParallelism();
@@ -183,14 +181,17 @@ try {
       counted.transitions,
       counted.tiles,
     );
+  const at = new Date().toISOString();
   const results = {
-    at: new Date().toISOString(),
+    at,
+    ...code,
     machine: machine(),
     load: load.summary(),
     quick,
     runs,
     workers,
     ...(only ? { only } : { totalSeconds: Math.round((performance.now() - started) / 1000) }),
+    measured: measuredBy({ ...code, at, load: load.summary() }, only ?? SECTIONS),
     ...figures,
     overhead,
     cost,
@@ -198,9 +199,17 @@ try {
   mkdirSync(dirname(resultsPath), { recursive: true });
   writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
 
-  const table = benchTable(results);
-  process.stdout.write(`${table}\n`);
-  if (!quick && !only && writeReadmeTable(root, table)) log('README table updated');
+  process.stdout.write(`${benchTable(results)}\n`);
+  if (!quick) {
+    // A partial re-measure keeps every other row of the committed results, with its provenance.
+    const previous = join(root, RESULTS);
+    const whole =
+      only && existsSync(previous)
+        ? mergeSections(JSON.parse(readFileSync(previous, 'utf8')) as BenchResults, results, only)
+        : results;
+    writeBenchmarkDocs(root, whole);
+    log(`docs/benchmarks.md and ${RESULTS} written`);
+  }
 } finally {
   load.stop();
   rmSync(dir, { recursive: true, force: true });

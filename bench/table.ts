@@ -1,16 +1,25 @@
-/** The README's benchmark table, written from one `npm run bench` run's results. */
+/** docs/benchmarks.md's table, written from the results of `npm run bench` (docs/benchmarks.json). */
 import type { CancelFigures } from './cancel.js';
 import type { CountedRun } from './counted.js';
 import type { OverheadFigures } from './overhead.js';
 import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
 import type { SplitBundleResult } from './split-bundle.js';
-import { crossover } from './support/crossover.js';
 import type { machine } from './support/machine.js';
+import { crossoverRow, overheadRows } from './support/peer-rows.js';
 import type { pricePer1000 } from './support/price.js';
+import { type Provenance, showAt, showCommit } from './support/provenance.js';
+import type { Section } from './support/sections.js';
 import { type Spread, showSpread } from './support/stats.js';
 
 export interface BenchResults {
   readonly at: string;
+  /** The code the run measured (older results lack it). */
+  readonly commit?: string;
+  readonly dirty?: boolean;
+  /** Each section's provenance: the run's own, or an earlier run's kept by a partial re-measure. */
+  readonly measured?: Partial<Record<Section, Provenance>>;
+  /** Set by a partial re-measure (`--only`): the sections it measured. */
+  readonly only?: readonly Section[];
   readonly machine: ReturnType<typeof machine>;
   /** The 1-minute load average sampled while the bench ran. */
   readonly load?: Spread;
@@ -19,8 +28,6 @@ export interface BenchResults {
   /** Unset for the figures saved so far by a bench that did not finish. */
   readonly totalSeconds?: number;
   readonly overhead: readonly OverheadFigures[];
-  /** Set when the overhead rows come from a later `--only overhead` run (bench/merge-results.ts). */
-  readonly overheadRun?: { readonly at: string; readonly load?: Spread };
   readonly counted?: CountedRun;
   readonly split?: {
     readonly subTiles: number;
@@ -60,44 +67,31 @@ const DYNAMO_WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItem
 const cancelCell = (c: CancelFigures) =>
   `${c.groupDeadMs.median} / ${c.partGoneMs.median} / ${c.claimReleasedMs.median} ms (group dead ${c.groupDeadMs.min}–${c.groupDeadMs.max})`;
 
-/** `geohub run` with its start-up against the raw tool at two job sizes of one raster. */
-function crossoverRow(small: OverheadFigures, large: OverheadFigures, w: number): string {
-  const size = (o: OverheadFigures) => ({
-    tiles: o.tiles,
-    withStartupSeconds: o.geohub.withStartup.median,
-    rawSeconds: o.rawDefault.median,
-  });
-  const c = crossover(size(small), size(large), 0.8);
-  const from =
-    c.fromTiles === undefined
-      ? 'never (geohub is not faster per sub-tile)'
-      : `from about ${c.fromTiles.toLocaleString('en-US')} sub-tiles`;
-  return `| \`geohub run\` with its start-up against \`xargs -P ${w} gdalwarp\`, by job size (a line through the two sizes above) | ×${small.ratios.includingStartup} at ${small.tiles} sub-tiles, ×${large.ratios.includingStartup} at ${large.tiles}: ${c.fixedSeconds} s fixed (start-up, stop, copy) + ${c.perThousandSeconds} s per 1,000 sub-tiles, against ${c.rawPerThousandSeconds} s per 1,000 for the raw tool; ≤ 0.8 ${from} | ≤ 0.8 |`;
-}
-
 export function benchTable(r: BenchResults): string {
   const m = r.machine;
   const w = r.workers;
+  /** A section measured by an earlier run than this one: says when, on which commit. */
+  const older = (section: Section) => {
+    const p = r.measured?.[section];
+    return p && p.at !== r.at
+      ? ` *(older: measured ${showAt(p.at)} on ${showCommit(p)}${p.load ? `, load average ${p.load.median} (${p.load.min}–${p.load.max})` : ''})*`
+      : '';
+  };
+  const code = r.commit ? ` on commit ${showCommit({ commit: r.commit, dirty: Boolean(r.dirty) })}` : '';
+  const scope =
+    r.only !== undefined
+      ? `\`npm run bench -- --only ${r.only.join(',')}\` re-measured those rows; the others say when and on which commit they were measured`
+      : r.totalSeconds === undefined
+        ? '**an interrupted run: only the rows below were measured**'
+        : `\`npm run bench\` took ${r.totalSeconds} s and measured every row`;
   const rows = [
-    `Measured ${r.at.slice(0, 10)} on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}${r.load ? `, load average ${r.load.median} (${r.load.min}–${r.load.max}) while it ran` : ''}; ${r.totalSeconds === undefined ? '**an interrupted run: only the rows below were measured**' : `\`npm run bench\` took ${r.totalSeconds} s`}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes.`,
+    `Measured ${showAt(r.at)}${code}, on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}${r.load ? `, load average ${r.load.median} (${r.load.min}–${r.load.max}) while it ran` : ''}; ${scope}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes. A ratio is the quotient of the two medians; a target is met only when it is.`,
     '',
     '| figure | result | target |',
     '| --- | --- | --- |',
   ];
-  const ov = r.overheadRun;
-  if (ov && r.overhead.length > 0)
-    rows.push(
-      `| *the rows down to the last "by job size": measured apart (\`--only overhead\`, ${ov.at.slice(0, 16).replace('T', ' ')} UTC${ov.load ? `, load average ${ov.load.median} (${ov.load.min}–${ov.load.max})` : ''})* | | |`,
-    );
   for (const [i, o] of r.overhead.entries()) {
-    const x = o.ratios;
-    rows.push(
-      `| **${o.raster}**: ${o.tiles} sub-tiles at zoom ${o.zoom}, \`geohub\` (upload → split → workers → finalize) | ${showSpread(o.geohub.run)} without start-up (stack up, workers polling); \`geohub run\` from command to exit ${showSpread(o.geohub.withStartup)}${o.geohub.startup ? ` (the in-process hub, run from the TypeScript sources: start until every worker polls ${showSpread(o.geohub.startup)}, stop ${showSpread(o.geohub.stop!)})` : ''}; ${o.geohub.toolRuns} tool processes | |`,
-      `| same tiles, \`xargs -P ${w} gdalwarp\` (GDAL's approximate transformer, geohub's default too) | ${showSpread(o.rawDefault)}: geohub **×${x.excludingStartup}** without start-up, **×${x.includingStartup}** with it | ≤ 0.6, ≤ 0.8 |`,
-      `| same tiles, \`xargs -P ${w} gdalwarp -et 0\` (the exact transformer) | ${showSpread(o.rawExact)}: geohub ×${x.vsRawExact} without start-up | |`,
-      `| \`gdal2tiles.py --xyz -z ${o.zoom} --processes=${w}\` (PNG, ${o.gdal2tiles.tiles} tiles) | ${showSpread(o.gdal2tiles)}: geohub **×${x.vsGdal2tiles}** without start-up | ≤ 1.5 |`,
-      `| bytes per tile: per-tile gdalwarp (256×8 strips, DEFLATE) → geohub (one 256×256 block, DEFLATE + predictor) | ${o.bytesPerTile.before} → ${o.bytesPerTile.after} (${Math.round((o.bytesPerTile.after / o.bytesPerTile.before - 1) * 100)} %) | smaller |`,
-    );
+    rows.push(...overheadRows(o, w, older('overhead')));
     const smaller = r.overhead.slice(0, i).find((p) => p.raster === o.raster && p.tiles < o.tiles);
     if (smaller) rows.push(crossoverRow(smaller, o, w));
   }
@@ -107,18 +101,18 @@ export function benchTable(r: BenchResults): string {
     const per = (keys: (k: string) => boolean) =>
       (Object.entries(c.requests).reduce((n, [k, v]) => n + (keys(k) ? v : 0), 0) / c.tiles).toFixed(2);
     rows.push(
-      `| AWS requests per sub-tile (a run of ${c.tiles} sub-tiles in ${Math.ceil(c.tiles / 16)}+ metatiles, every request counted; AWS's cadence: progress checked every 10 s, 20 s long polls) | SQS ${per((k) => k.startsWith('SQS.'))}, DynamoDB writes ${per((k) => DYNAMO_WRITES.includes(k))} (${cost.perSubTile.dynamoWriteUnits.toFixed(1)} WRU) + ${cost.perSubTile.dynamoReadUnits.toFixed(1)} RRU, S3 ${cost.perSubTile.s3Puts.toFixed(2)} PUT + ${cost.perSubTile.s3Gets.toFixed(1)} GET, ${cost.perSubTile.transitions.toFixed(2)} transitions | SQS ≤ 0.1, DynamoDB writes ≤ 0.2, 1 PUT |`,
-      `| CPU the local AWS stand-ins used during that run (a remote service on AWS) | ${c.cpu.stack} CPU-s; the worker processes ${c.cpu.workers} CPU-s, of ${(c.runSeconds * m.cpus).toFixed(0)} CPU-s available | |`,
+      `| AWS requests per sub-tile (a run of ${c.tiles} sub-tiles in ${Math.ceil(c.tiles / 16)}+ metatiles, every request counted; AWS's cadence: progress checked every 10 s, 20 s long polls)${older('counted')} | SQS ${per((k) => k.startsWith('SQS.'))}, DynamoDB writes ${per((k) => DYNAMO_WRITES.includes(k))} (${cost.perSubTile.dynamoWriteUnits.toFixed(1)} WRU) + ${cost.perSubTile.dynamoReadUnits.toFixed(1)} RRU, S3 ${cost.perSubTile.s3Puts.toFixed(2)} PUT + ${cost.perSubTile.s3Gets.toFixed(1)} GET, ${cost.perSubTile.transitions.toFixed(2)} transitions | SQS ≤ 0.1, DynamoDB writes ≤ 0.2, 1 PUT |`,
+      `| CPU the local AWS stand-ins used during that run (a remote service on AWS)${older('counted')} | ${c.cpu.stack} CPU-s; the worker processes ${c.cpu.workers} CPU-s, of ${(c.runSeconds * m.cpus).toFixed(0)} CPU-s available | |`,
     );
   }
   if (r.split)
     rows.push(
-      `| split + enqueue of ${r.split.subTiles.toLocaleString('en-US')} sub-tiles | split ${showSpread(r.split.splitMs, 'ms')}, enqueue ${showSpread(r.split.enqueueMs, 'ms')} (longest call ${r.split.longestCallMs} ms); peak RSS ${r.split.peakRssMiB.split} MiB (split), ${r.split.peakRssMiB.enqueue} MiB (enqueue) | within Lambda limits |`,
+      `| split + enqueue of ${r.split.subTiles.toLocaleString('en-US')} sub-tiles${older('split')} | split ${showSpread(r.split.splitMs, 'ms')}, enqueue ${showSpread(r.split.enqueueMs, 'ms')} (longest call ${r.split.longestCallMs} ms); peak RSS ${r.split.peakRssMiB.split} MiB (split), ${r.split.peakRssMiB.enqueue} MiB (enqueue) | within Lambda limits |`,
     );
   const f = r.finalized;
   if (f)
     rows.push(
-      `| finalize of ${f.subTiles.toLocaleString('en-US')} sub-tiles (Lambda: ${f.finalize.lambda.memoryMiB} MB, ${f.finalize.lambda.timeoutSeconds} s) | ${(f.finalize.ms / 1000).toFixed(0)} s (markers read from DynamoDB Local ${(f.finalize.phases['markers read'].ms / 1000).toFixed(0)} s), peak RSS ${f.finalize.peakRssMiB} MiB; gdalinfo opens the ${f.mosaic.blocks}-block mosaic in ${f.mosaic.gdalinfoMs} ms | within the finalize Lambda's limits; seconds |`,
+      `| finalize of ${f.subTiles.toLocaleString('en-US')} sub-tiles (Lambda: ${f.finalize.lambda.memoryMiB} MB, ${f.finalize.lambda.timeoutSeconds} s)${older('finalize')} | ${(f.finalize.ms / 1000).toFixed(0)} s (markers read from DynamoDB Local ${(f.finalize.phases['markers read'].ms / 1000).toFixed(0)} s), peak RSS ${f.finalize.peakRssMiB} MiB; gdalinfo opens the ${f.mosaic.blocks}-block mosaic in ${f.mosaic.gdalinfoMs} ms | within the finalize Lambda's limits; seconds |`,
     );
   const s = r.resume?.sigterm;
   const sigtermRuns = (runs: readonly SigtermRun[]) =>
@@ -127,18 +121,18 @@ export function benchTable(r: BenchResults): string {
       .join('; ');
   if (s)
     rows.push(
-      `| SIGTERM to a worker while its tool runs (${s.tiles} sub-tiles; in flight: the sub-tiles of the metatiles it held, in its tool or uploading), production grace (120 s) | ${sigtermRuns(s.graceful)} | redone ≤ in flight |`,
-      `| same, no grace left (in-flight work cancelled and given back) | ${sigtermRuns(s.abrupt)} | redone ≤ in flight |`,
+      `| SIGTERM to a worker while its tool runs (${s.tiles} sub-tiles; in flight: the sub-tiles of the metatiles it held, in its tool or uploading), production grace (120 s)${older('sigterm')} | ${sigtermRuns(s.graceful)} | redone ≤ in flight |`,
+      `| same, no grace left (in-flight work cancelled and given back)${older('sigterm')} | ${sigtermRuns(s.abrupt)} | redone ≤ in flight |`,
     );
   const rerun = r.resume?.rerun;
   if (rerun)
     rows.push(
-      `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps (${rerun.messages} messages sent again) | every message handled in ${showSpread(rerun.rerun)}, queue empty in ${showSpread(rerun.queueEmpty)}; ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
+      `| re-run of a completed ${rerun.tiles}-sub-tile run made by real warps (${rerun.messages} messages sent again)${older('rerun')} | every message handled in ${showSpread(rerun.rerun)}, queue empty in ${showSpread(rerun.queueEmpty)}; ${rerun.toolInvocations} tool runs | ≤ 3 s, no tool run |`,
     );
   if (r.cancel)
     rows.push(
-      `| cancel through a worker → group dead / .part gone / claim released, cooperative tool (via execution stop) | ${cancelCell(r.cancel.cooperative)} | within the run-status poll + grace |`,
-      `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs) | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
+      `| cancel through a worker → group dead / .part gone / claim released, cooperative tool (via execution stop)${older('cancel')} | ${cancelCell(r.cancel.cooperative)} | within the run-status poll + grace |`,
+      `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs)${older('cancel')} | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
     );
   const b = r.bundle;
   // A difference within the noise of a cold start may come out below zero.
@@ -146,11 +140,11 @@ export function benchTable(r: BenchResults): string {
   const mbOf = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   if (b)
     rows.push(
-      `| split Lambda bundle with the EPSG registry (epsg-index), and its cold start (import + first CRS lookup, median of ${b.samples}) | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; ${signed(Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian))} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init, ${Math.round(b.withRegistry.firstLookupMsMedian)} ms for the first lookup (unpacking the registry); ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
+      `| split Lambda bundle with the EPSG registry (epsg-index), and its cold start (import + first CRS lookup, median of ${b.samples})${older('bundle')} | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; ${signed(Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian))} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init, ${Math.round(b.withRegistry.firstLookupMsMedian)} ms for the first lookup (unpacking the registry); ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
     );
   if (cost)
     rows.push(
-      `| request cost per 1,000 sub-tiles | $${cost.usdPer1000.total.toFixed(4)} (SQS $${cost.usdPer1000.sqs.toFixed(4)}, DynamoDB $${cost.usdPer1000.dynamodb.toFixed(4)}, S3 $${cost.usdPer1000.s3.toFixed(4)}, Step Functions $${cost.usdPer1000.stepFunctions.toFixed(4)}) | |`,
+      `| request cost per 1,000 sub-tiles${older('counted')} | $${cost.usdPer1000.total.toFixed(4)} (SQS $${cost.usdPer1000.sqs.toFixed(4)}, DynamoDB $${cost.usdPer1000.dynamodb.toFixed(4)}, S3 $${cost.usdPer1000.s3.toFixed(4)}, Step Functions $${cost.usdPer1000.stepFunctions.toFixed(4)}) | |`,
     );
   return rows.join('\n');
 }

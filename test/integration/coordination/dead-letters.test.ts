@@ -55,6 +55,9 @@ describe('dead letters', () => {
       states: resumed.states.slice(-4),
     }).toMatchObject({ status: 'SUCCEEDED' });
     expect((await hub.ledger.getRun(started.runId))?.counters.done).toBe(stalled?.counters.total);
+    // Catches: a re-drive that sends the dead letters back but does not delete them from the DLQ.
+    // Nothing left in the DLQ, visible or held: each dead letter went back once, not twice.
+    expect(await hub.deadLetters.depth()).toEqual({ visible: 0, inFlight: 0 });
     expect(existsSync(faultFlag)).toBe(false);
   });
 });

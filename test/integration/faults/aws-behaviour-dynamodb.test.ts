@@ -140,20 +140,29 @@ describe('the AWS-behaviour layer answers DynamoDB as AWS does, and the SDK trea
       { GEOHUB_MAX_ATTEMPTS: '1' },
     );
     const key = { PK: `TEST#${randomUUID()}`, SK: 'META' };
-    const outcomes: string[] = [];
-    for (let i = 0; i < 15; i += 1) {
-      outcomes.push(
-        await clients.documents.send(new PutCommand({ TableName: config.table, Item: { ...key, i } })).then(
-          () => 'ok',
-          (e: Error) => e.name,
-        ),
+    const put = (k: typeof key, i: number) =>
+      clients.documents.send(new PutCommand({ TableName: config.table, Item: { ...k, i } })).then(
+        () => 'ok',
+        (e: Error) => e.name,
       );
+    // Catches: a per-key write limit off by one (6 writes a second let through, not 5).
+    // The layer counts a key's writes per wall-clock second. A burst of 12 concurrent writes
+    // fired at the start of a second, all answered within it: exactly the first 5 pass, the rest
+    // are throttled. A burst that a loaded machine spreads over two seconds proves nothing and
+    // is sent again (at most 10 times), not judged.
+    let judged: string[] | undefined;
+    for (let attempt = 0; attempt < 10 && !judged; attempt += 1) {
+      const second = Math.floor(Date.now() / 1000) + 1;
+      while (Date.now() < second * 1000) await new Promise((r) => setTimeout(r, 2));
+      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => put(key, i)));
+      if (Math.floor(Date.now() / 1000) === second) judged = outcomes;
     }
-    expect(outcomes.filter((o) => o !== 'ok').length).toBeGreaterThan(0);
-    expect(outcomes.filter((o) => o === 'ok').length).toBeLessThanOrEqual(15);
-    expect(new Set(outcomes.filter((o) => o !== 'ok'))).toSatisfy((s: Set<string>) =>
-      [...s].every((n) => n === 'ThrottlingException' || n === 'ProvisionedThroughputExceededException'),
-    );
+    expect(judged).toBeDefined();
+    expect(judged!.filter((o) => o === 'ok')).toHaveLength(5);
+    for (const o of judged!.filter((o) => o !== 'ok'))
+      expect(['ThrottlingException', 'ProvisionedThroughputExceededException']).toContain(o);
+    // Per key: another key's first write of its second passes while this one is throttled.
+    expect(await put({ PK: `TEST#${randomUUID()}`, SK: 'META' }, 0)).toBe('ok');
   });
 
   it('answers DynamoDB with 500s that the SDK retries: writes recover, the counts add up, refused ones are absent', async () => {

@@ -12,6 +12,7 @@ const { config, clients, ledger } = stackClients();
 afterAll(() => clients.destroy());
 
 describe('claims and markers on DynamoDB Local', () => {
+  // Catches: a claim condition that lets a live claim be taken (two workers on one metatile).
   it('eight workers racing for the same metatiles: one claim each, counters exact', async () => {
     const { runId, metatiles } = await seedLedgerRun(ledger, 12, 16);
     const results = await Promise.all(

@@ -14,8 +14,10 @@ import { gdalInfos } from '../../support/gdal-info.js';
 import { maxPixelDifference, readTilePixels } from '../../support/raster-pixels.js';
 import { gdalTileCover } from '../../support/tile-oracle.js';
 
-const DATA = '/work/shared/data/raster';
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+// Inside the repository (a clone has no ../shared beside it): test/fixtures/README.md says where from.
+const FLOAT_NODATA = new URL('../../fixtures/raster/float_raster_with_nodata.tif', import.meta.url).pathname;
+const SHADE = new URL('../../../examples/raster/shade.tif', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'geohub-metatile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -97,7 +99,7 @@ const sources: Record<string, () => string> = {
       '2800000',
       '306500',
       '2794000',
-      join(DATA, 'float_raster_with_nodata.tif'),
+      FLOAT_NODATA,
       out,
     ]);
     return out;
@@ -138,7 +140,7 @@ band.SetMetadata({"VERTICAL_DATUM": "NGF-IGN69"})`,
   },
   'Float64 (Web Mercator)': () => {
     const out = join(dir, 'float64.tif');
-    gdal('gdal_translate', ['-ot', 'Float64', '-a_nodata', 'none', join(DATA, 'shade.tif'), out]);
+    gdal('gdal_translate', ['-ot', 'Float64', '-a_nodata', 'none', SHADE, out]);
     return out;
   },
 };

@@ -10,6 +10,7 @@ import {
 import { processTable } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import { fileTempDir } from '../../support/temp-dir.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 const dir = fileTempDir('geohub-proc-');
 function script(name: string, body: string): string {
@@ -75,7 +76,8 @@ describe('runProcess: the child runs in its own group and dies with it', () => {
         pgid = pid;
       },
     }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 100));
+    // Started (its group exists), not a fixed 100 ms that a loaded machine may not start it in.
+    expect(await waitUntil(() => pgid !== 0, 30_000, 10)).toBe(true);
     const t0 = Date.now();
     controller.abort('run cancelled');
     const error = await pending;

@@ -14,6 +14,7 @@ import { OPERATIONS_BY_NAME } from '../../../worker/operations.js';
 import { type ProcessTileDeps, processTiles } from '../../../worker/process-tile.js';
 import { rangedSourceAccess } from '../../../worker/source-access.js';
 import { findFiles } from '../../support/find-files.js';
+import { holdMidWarp } from '../../support/mid-warp.js';
 import { createFixture, seedRun } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -81,6 +82,7 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
     expect(findFiles(d.scratchDir, () => true)).toEqual([]);
   });
 
+  // Catches: a cancelled block that keeps its .part files in the worker's scratch.
   it('cancelled mid-warp: the process group is dead, no .part, no tile, no object; the cause is the signal reason', async () => {
     const fixture = await createFixture(config, clients);
     const slow = slowSource(tempDir('geohub-slow-'));
@@ -90,12 +92,24 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
     const controller = new AbortController();
     const reason = new Error('run cancelled by the operator');
     const pending = processTiles(d, await runOf(fixture, seeded.runId), seeded.tasks, controller.signal);
+    // Settled whatever happens below: a failed check must not leave the engine writing into a
+    // scratch directory the test's cleanup removes (that was an unhandled rejection).
+    const outcome = pending.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    onTestFinished(async () => {
+      controller.abort(new Error('test over'));
+      await outcome;
+    });
     expect(await waitUntil(() => starts.length === 1, 30_000, 20)).toBe(true);
-    await new Promise((r) => setTimeout(r, 500)); // inside the several-second warp
     const pgid = starts[0]!.pid;
-    expect(processTable().some((p) => p.pgid === pgid && p.command === 'gdal-metatile')).toBe(true);
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
+    // Stopped mid-warp (named, its .part files touched): still running when the cancel comes.
+    const held = await holdMidWarp(pgid, d.scratchDir);
+    expect(findFiles(d.scratchDir, (n) => n.endsWith('.part')).length).toBe(3);
+    controller.abort(reason); // sends SIGTERM to the group at once (lib/process/group-watch.ts)
+    held.resume();
+    expect(await outcome).toBe(reason);
 
     expect(processTable().filter((p) => p.pgid === pgid && p.state !== 'Z')).toEqual([]);
     expect(findFiles(d.scratchDir, () => true)).toEqual([]);

@@ -6,6 +6,7 @@ import { planTiles } from '../../../lib/split/plan-tiles.js';
 import { localFileStore } from '../../../lib/store/file-store.js';
 import { coverTiles } from '../../../lib/tiling/cover-tiles.js';
 import { findFiles } from '../../support/find-files.js';
+import { waitForWarp } from '../../support/mid-warp.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -177,7 +178,8 @@ describe('the worker bundle, as the image ships it', () => {
     );
     workers.push(worker);
     const { init, namespace, leader } = await toolInNamespace(worker);
-    await new Promise((r) => setTimeout(r, 300)); // well inside the several-second warp
+    // Warping (named, .part files touched), not a fixed sleep that a loaded machine outlasts.
+    expect(await waitForWarp(leader, worker.scratch)).toBe(true);
 
     // What ECS does on a Spot reclaim: SIGTERM to the container's PID 1 (here node itself).
     const watched = await terminateAndWatch(namespace, leader, init, init);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../support/find-files.js';
+import { waitForWarp } from '../../support/mid-warp.js';
 import { createFixture, enqueueTiles, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -12,6 +13,7 @@ const workers = trackWorkers();
 afterAll(() => clients.destroy());
 
 describe('cancelling in-flight work leaves nothing behind', () => {
+  // Catches: a cancelled run's sub-tiles recorded PARKED (re-drivable) instead of CANCELLED.
   it('a run cancelled during a running gdalwarp: group dead, no .part, no output, claim released, queue dropped', async () => {
     const fixture = await createFixture(config, clients);
     const slow = slowSource(tempDir('geohub-slow-'));
@@ -23,7 +25,9 @@ describe('cancelling in-flight work leaves nothing behind', () => {
     workers.push(worker);
     const started = await worker.waitForLog((l) => l.msg === 'tool started' && l.tileId === slowTask!.id);
     const pgid = Number(started.pid);
-    await new Promise((r) => setTimeout(r, 500)); // well inside the several-second warp
+    // Warping (named, .part files touched), not a fixed sleep: on a loaded machine 500 ms was
+    // still the interpreter importing GDAL.
+    expect(await waitForWarp(pgid, worker.scratch)).toBe(true);
     expect(liveGroup(pgid).length).toBeGreaterThan(0);
 
     const cancelledAt = Date.now();

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { countClaims } from '../../../lib/ledger/tile-records.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { findFiles } from '../../support/find-files.js';
+import { waitForWarp } from '../../support/mid-warp.js';
 import { createFixture, enqueueTiles, type Fixture, seedRun, tileStates } from '../../support/run-fixture.js';
 import { slowSource } from '../../support/slow-source.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -54,7 +55,8 @@ async function twoInFlight(extra: Record<string, string> = {}) {
   await worker.waitForLog((l) => l.msg === 'tool started' && l.tileId === quick!.id);
   await enqueueTiles(fixture, run.runId, [heavy!]);
   const heavyTool = await worker.waitForLog((l) => l.msg === 'tool started' && l.tileId === heavy!.id);
-  await new Promise((r) => setTimeout(r, 300)); // inside the several-second warp
+  // Warping (named, its .part files touched), not a fixed sleep that a loaded machine outlasts.
+  expect(await waitForWarp(Number(heavyTool.pid), worker.scratch)).toBe(true);
   expect(liveGroup(Number(heavyTool.pid)).length).toBeGreaterThan(0);
   // Both claimed, neither marked: the first one's upload is held, the second is in its tool.
   const states = await tileStates(fixture.ledger, run.runId);

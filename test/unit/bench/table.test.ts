@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type BenchResults, benchTable } from '../../../bench/table.js';
+
+// Recorded results (test/fixtures/README.md): the shape `npm run bench` saves in docs/benchmarks.json.
+const recorded = (): BenchResults =>
+  JSON.parse(readFileSync(new URL('../../fixtures/bench/results.json', import.meta.url), 'utf8'));
+const rowOf = (table: string, start: string) => table.split('\n').find((l) => l.startsWith(start)) ?? '';
+
+describe('the benchmark table', () => {
+  it('heads the table with the commit, date, machine and load of the run', () => {
+    const head = benchTable(recorded()).split('\n')[0]!;
+    expect(head).toContain('Measured 2026-12-03 16:39 UTC on commit `70746eb0`,');
+    expect(head).toContain('2 × AMD EPYC, 24 GiB, Node v20.20.2, GDAL 3.6.2');
+    expect(head).toContain('load average 4.14 (2.66–8.77)');
+    expect(head).toContain('`npm run bench` took 1578 s and measured every row');
+    const dirty = benchTable({ ...recorded(), dirty: true }).split('\n')[0]!;
+    expect(dirty).toContain('`70746eb0` + uncommitted changes');
+  });
+
+  it('meets a target only when the raw quotient of the medians does: 7.90 / 9.93 = 0.796 meets ≤ 0.8, 7.95 / 9.93 = 0.801 does not', () => {
+    const row = rowOf(benchTable(recorded()), '| same tiles, `xargs -P 2 gdalwarp` (');
+    // The second raster's row (Float32, 195 sub-tiles).
+    const rows = benchTable(recorded())
+      .split('\n')
+      .filter((l) => l.startsWith('| same tiles, `xargs -P 2 gdalwarp` ('));
+    expect(rows[1]).toContain('9.93 s (9.5–10.4, 3 runs): geohub ×0.390 without start-up, ×0.796 with it');
+    expect(rows[1]).toContain('≤ 0.8 with: met (×0.796 ≤ 0.8)');
+    expect(row).toBe(rows[0]);
+
+    const slower = recorded();
+    const f32 = slower.overhead[1]!;
+    const late = {
+      ...slower,
+      overhead: [
+        slower.overhead[0]!,
+        { ...f32, geohub: { ...f32.geohub, withStartup: { ...f32.geohub.withStartup, median: 7.95 } } },
+      ],
+    };
+    const missed = benchTable(late)
+      .split('\n')
+      .filter((l) => l.startsWith('| same tiles, `xargs -P 2 gdalwarp` ('))[1];
+    expect(missed).toContain('≤ 0.8 with: **not met** (×0.801 > 0.8)');
+  });
+
+  it('compares with gdal2tiles.py both ways, per 1,000 tiles when the counts differ (256 against 289)', () => {
+    const rows = benchTable(recorded())
+      .split('\n')
+      .filter((l) => l.startsWith('| `gdal2tiles.py'));
+    // 2.2 s for 256 tiles against 1.97 s for 289: 8.59 against 6.82 s per 1,000, ×1.261; with
+    // start-up 21.09 s per 1,000, ×3.094. The unnormalised quotient (×1.12) is not shown.
+    expect(rows[0]).toContain('geohub ×1.261 without start-up, ×3.094 with it');
+    expect(rows[0]).toContain(
+      'per 1,000 tiles (256 against 289): geohub 8.59 s without start-up, 21.09 s with it, against 6.82 s',
+    );
+    expect(rows[0]).toContain('≤ 1.5 without start-up, per 1,000 tiles: met (×1.261 ≤ 1.5)');
+    expect(rows[0]).not.toContain('×1.12');
+    // Same counts (195 and 195): the plain quotient of the medians, both ways.
+    expect(rows[1]).toContain('geohub ×0.841 without start-up, ×1.717 with it |');
+  });
+
+  it('shows the spread of every timing (median, min–max, runs)', () => {
+    const table = benchTable(recorded());
+    expect(rowOf(table, '| **RGB.byte.tif')).toContain(
+      '2.2 s (2.1–2.9, 3 runs) without start-up (stack up, workers polling); `geohub run` from command to exit 5.4 s (5.2–6.1, 3 runs)',
+    );
+    expect(rowOf(table, '| split + enqueue')).toContain('split 2100 ms (2000–2300, 3 runs)');
+  });
+});
