@@ -24,7 +24,7 @@ export interface FrontDoor {
  *   400 KB); JSON's overhead on top of that is bounded by the same 16 MB of attribute data.
  * - SQS: a message or a batch is at most 1 MiB (256 KiB before 2025), in JSON.
  * - S3: one PUT is at most 5 GiB, the largest request there is (geohub's own multipart parts are
- *   16 MiB, up to 1/10,000 of the upload limit: 103 MB at --max-upload-gb 1024; a worker's
+ *   16 MiB, or 1/10,000 of the upload: ~102 MB at --max-upload-gb 1024; a worker's
  *   tile is one PUT). Streamed, never buffered: its decider reads only the method and path.
  */
 export const FRONT_DOORS = {
