@@ -116,7 +116,10 @@ export function boundedBody(req: IncomingMessage, res: ServerResponse, door: Fro
     clearTimeout(timer);
     if (!req.complete) body.destroy(new Error('the body was cut off'));
   });
-  req.once('error', (error) => body.destroy(error));
+  req.on('error', (error) => body.destroy(error));
+  // Whoever reads the body sees its end through the read itself; a streamed body's pipe does
+  // not listen, and an 'error' nobody listens to would end the whole `geohub up`.
+  body.on('error', () => {});
   return req.pipe(body);
 }
 

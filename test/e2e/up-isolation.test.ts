@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useHostileUp } from '../support/hostile-up.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -11,12 +12,15 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const h = useHostileUp();
 
 /** Runs a small script as `nobody`, another local user; it prints one JSON line. */
-function asNobody(script: string, ...args: string[]): unknown {
-  const out = execFileSync('runuser', ['-u', 'nobody', '--', process.execPath, '-e', script, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  return JSON.parse(out);
+async function asNobody(script: string, ...args: string[]): Promise<unknown> {
+  // Not execFileSync: a test process blocked for seconds keeps keep-alive sockets the server has
+  // closed meanwhile, and its next fetch meets "other side closed".
+  const { stdout } = await promisify(execFile)(
+    'runuser',
+    ['-u', 'nobody', '--', process.execPath, '-e', script, ...args],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  return JSON.parse(stdout);
 }
 
 /** A variable of the stack's environment (its endpoints and names, as its workers get them). */
@@ -90,7 +94,7 @@ describe('geohub up serves only the user who started it (issue 20 #1)', () => {
     const world = join(h.base, 'data', 'world.tif');
     copyFileSync(RGB, world);
     chmodSync(world, 0o644);
-    const attempts = asNobody(
+    const attempts = (await asNobody(
       `(async () => {
         const [url, tokenFile, s3, bucket] = process.argv.slice(1);
         const hit = async (full, init) => (await fetch(full, init)).status;
@@ -116,7 +120,7 @@ describe('geohub up serves only the user who started it (issue 20 #1)', () => {
       tokenFile,
       stackEnv('GEOHUB_ENDPOINT_S3'),
       stackEnv('GEOHUB_BUCKET'),
-    ) as Record<string, unknown>;
+    )) as Record<string, unknown>;
     expect(attempts).toEqual({
       list: 401,
       page: 401,
@@ -159,7 +163,7 @@ describe('geohub up serves only the user who started it (issue 20 #1)', () => {
     // Both ways in: the AWS-behaviour layer the workers use, and Java's own port.
     const endpoints = [stackEnv('GEOHUB_ENDPOINT_DYNAMODB'), `http://127.0.0.1:${javaPort()}`];
     const keys = ['AKIAIOSFODNN7EXAMPLE', 'local', `GH${'0'.repeat(24)}`];
-    const asOther = asNobody(LEDGER_PROBE, table, done.runId, keys.join(','), ...endpoints) as Record<
+    const asOther = (await asNobody(LEDGER_PROBE, table, done.runId, keys.join(','), ...endpoints)) as Record<
       string,
       unknown
     >;

@@ -20,11 +20,16 @@ afterEach(async () => {
 /** A proxy with `door` in front of an upstream that echoes how many body bytes it got. */
 async function start(door: Omit<FrontDoor, 'keyId'>) {
   const seen: string[] = [];
-  upstream = createServer(async (req: IncomingMessage, res) => {
+  upstream = createServer((req: IncomingMessage, res) => {
     let bytes = 0;
-    for await (const chunk of req) bytes += (chunk as Buffer).length;
-    seen.push(`${req.method} ${bytes}`);
-    res.end(JSON.stringify({ bytes }));
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    req.on('error', () => seen.push(`${req.method} cut off at ${bytes}`));
+    req.on('end', () => {
+      seen.push(`${req.method} ${bytes}`);
+      res.end(JSON.stringify({ bytes }));
+    });
   });
   await new Promise<void>((r) => upstream!.listen(0, '127.0.0.1', r));
   const port = (upstream.address() as { port: number }).port;
@@ -109,6 +114,26 @@ describe('the fault proxy knows the caller before it reads a body (issue 34 #2)'
     expect(stalled.status).toBe('HTTP/1.1 408 Request Timeout');
     expect(Date.now() - began).toBeLessThan(30_000);
     expect(seen).toEqual([]);
+  });
+
+  it('outlives a caller gone mid-body, buffered or streamed', async () => {
+    for (const buffered of [true, false]) {
+      const { endpoint } = await start({ ...DOOR, buffered });
+      const { port } = new URL(endpoint);
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST / HTTP/1.1\r\nhost: x\r\nauthorization: ${signed(KEY)}\r\ncontent-length: 1000\r\n\r\nabc`,
+          );
+          setTimeout(() => socket.destroy(), 200);
+        });
+        socket.once('close', () => resolve());
+      });
+      const r = await fetch(endpoint, { method: 'POST', headers: { authorization: signed(KEY) }, body: 'x' });
+      expect(await r.json()).toEqual({ bytes: 1 });
+      await proxy?.close();
+      proxy = undefined;
+    }
   });
 
   it('passes the caller’s bodies on, buffered or streamed', async () => {
