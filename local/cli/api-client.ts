@@ -1,4 +1,6 @@
-import { readUpToken } from '../server/up-token.js';
+import { rm } from 'node:fs/promises';
+import { newNonce, PROOF_PATH, provesSecret } from '../server/server-proof.js';
+import { readUpToken, tokenFile } from '../server/up-token.js';
 import { CliError } from './cli-error.js';
 import { intOption } from './io.js';
 
@@ -15,7 +17,22 @@ export function portOf(env: NodeJS.ProcessEnv, option?: number): number {
   }
 }
 
-/** The secret of the user's own `geohub up` on `port`, from the file only that user can read. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+};
+
+/**
+ * The secret of the user's own `geohub up` on `port`, from the file only that user can read, once
+ * the server on that port has shown it holds the same secret. A `geohub up` killed by SIGKILL (or
+ * OOM, or a power cut) leaves its file behind, and another user may then listen on its port:
+ * a dead pid makes the file stale (removed, said), and a live one must still answer a fresh
+ * nonce with HMAC(secret, nonce) (server-proof.ts) before the token or a file is sent.
+ */
 export async function upSession(port: number, env?: NodeJS.ProcessEnv): Promise<{ token: string }> {
   const session = await readUpToken(port, env);
   if (!session) {
@@ -23,7 +40,33 @@ export async function upSession(port: number, env?: NodeJS.ProcessEnv): Promise<
       `no geohub up of yours answers on 127.0.0.1:${port} (it keeps its secret in a file only its user can read); start one with \`npx geohub up\``,
     );
   }
+  if (!Number.isSafeInteger(session.pid) || !alive(session.pid)) {
+    const file = tokenFile(port, env);
+    await rm(file, { force: true });
+    throw new CliError(
+      `${file} was stale: the geohub up that wrote it (pid ${session.pid}) is gone, so it was removed; start one with \`npx geohub up\``,
+    );
+  }
+  await checkServer(port, session.token, tokenFile(port, env));
   return session;
+}
+
+async function checkServer(port: number, token: string, file: string): Promise<void> {
+  const nonce = newNonce();
+  let proof: string | undefined;
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}${PROOF_PATH}?nonce=${nonce}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    proof = ((await r.json().catch(() => ({}))) as { proof?: string }).proof;
+  } catch (error) {
+    throw requestFailed(port, ((error as Error).cause as Error | undefined) ?? (error as Error), error);
+  }
+  if (!provesSecret(token, nonce, proof)) {
+    throw new CliError(
+      `the server on 127.0.0.1:${port} is not the geohub up that wrote ${file}: it cannot prove it holds its secret, so nothing was sent to it`,
+    );
+  }
 }
 
 /** A request that got no answer, in the user's terms. */

@@ -4,6 +4,8 @@ import { type LocalHub, startLocalHub } from '../hub/local-hub.js';
 import { startApiServer } from '../server/api-server.js';
 import { tokenGate } from '../server/auth.js';
 import { createPage } from '../server/page/create-page.js';
+import { UPLOAD_LIMITS } from '../server/receive-upload.js';
+import { openStateDir } from '../server/state-dir.js';
 import { newUpSecret, tokenFile, writeUpToken } from '../server/up-token.js';
 import { EXIT_CANCELLED } from './commands/run.js';
 import type { UpOptions } from './commands/up.js';
@@ -13,6 +15,8 @@ import { type CliIo, emit } from './io.js';
 export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: boolean }): Promise<void> {
   const verbose = Boolean(global.verbose);
   const log = createLogger({ component: 'geohub-up' });
+  // A state directory it would refuse (a planted link, another user's) is said before the stack starts.
+  await (await openStateDir()).close();
   // Listen for Ctrl-C from the start: the stand-ins and workers are in groups of their own,
   // so a terminal's SIGINT reaches only this process, which stops them in order.
   let signalled: NodeJS.Signals | undefined;
@@ -30,20 +34,24 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
     log,
     onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
   });
-  const secret = newUpSecret();
+  // Two values: the CLI's bearer token, and the page's session cookie (auth.ts says why).
+  const secrets = { token: newUpSecret(), session: newUpSecret() };
   let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
   let removeToken = async () => {};
   const page = createPage(hub);
   try {
-    api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secret, port));
+    api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secrets, port), {
+      ...UPLOAD_LIMITS,
+      maxBytes: opts.maxUploadGb * 1e9,
+    });
     const port = Number(new URL(api.url).port);
     removeToken = await writeUpToken(port, {
       url: api.url,
-      token: secret,
+      token: secrets.token,
       pid: process.pid,
       stack: hub.stack.env,
     });
-    const pageUrl = `${api.url}/?token=${secret}`;
+    const pageUrl = `${api.url}/?login=${secrets.session}`;
     emit(
       io,
       opts.json,

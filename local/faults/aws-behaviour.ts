@@ -2,6 +2,7 @@ import { dynamodbFaults } from './dynamodb-faults.js';
 import type { FaultDecider } from './fault-decider.js';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.js';
 import type { FaultRates } from './fault-rates.js';
+import { FRONT_DOORS } from './front-door.js';
 import { s3Faults } from './s3-faults.js';
 import { seededRandom } from './seeded-random.js';
 import { sqsFaults } from './sqs-faults.js';
@@ -26,6 +27,8 @@ export interface AwsBehaviourOptions {
   readonly rates: FaultRates;
   /** Key attribute names by table name. */
   readonly keyNames: Readonly<Record<string, readonly string[]>>;
+  /** This start's access key id: the proxies refuse any other before reading a body. */
+  readonly keyId: string;
 }
 
 /**
@@ -53,6 +56,7 @@ export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<A
           decide: deciders[service](random),
           latencyMs: rates.latencyMs,
           random,
+          door: { ...FRONT_DOORS[service], keyId: options.keyId },
           onRequest: () => {
             requests[service] += 1;
           },

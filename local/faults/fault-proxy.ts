@@ -5,7 +5,9 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { FaultDecider, Verdict } from './fault-decider.js';
+import { admit, boundedBody, type FrontDoor, readBody } from './front-door.js';
 
 export interface FaultProxy {
   readonly endpoint: string;
@@ -21,19 +23,13 @@ export interface FaultProxyOptions {
   readonly random: () => number;
   readonly onInjected: (kind: string) => void;
   readonly onRequest?: () => void;
+  /** The caller and the body's bounds, checked before a byte of the body is read (front-door.ts). */
+  readonly door: FrontDoor;
 }
 
-// Not part of SigV4's signed headers; the proxy buffers the body, so nothing waits for a 100.
+// Not part of SigV4's signed headers; this server has answered the 100 itself.
 const DROPPED = new Set(['expect']);
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
+const UNREAD = Buffer.alloc(0);
 
 /**
  * An HTTP proxy in front of one emulator that answers some requests itself, in AWS's
@@ -44,7 +40,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const target = new URL(options.target);
   const agent = new Agent({ keepAlive: true });
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, verdict: Verdict) => {
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer | Readable, verdict: Verdict) => {
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROPPED.has(k)));
     const upstream = httpRequest(
       {
@@ -69,13 +65,17 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       verdict.done?.();
       upstream.destroy();
     });
-    upstream.end(body);
+    if (Buffer.isBuffer(body)) upstream.end(body);
+    else body.pipe(upstream);
   };
 
   const server = createServer((req, res) => {
     options.onRequest?.();
     req.socket.setNoDelay(true);
-    readBody(req)
+    // The caller is known before the body is read; the body is bounded as it is read.
+    if (!admit(req, res, options.door)) return;
+    const stream = boundedBody(req, res, options.door);
+    (options.door.buffered ? readBody(stream) : Promise.resolve(UNREAD))
       .then(async (body) => {
         const verdict = options.decide({
           method: req.method ?? 'GET',
@@ -86,8 +86,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         if (options.latencyMs > 0)
           await new Promise((r) => setTimeout(r, options.random() * options.latencyMs));
         const injected = verdict.inject;
-        if (!injected) return forward(req, res, body, verdict);
+        if (!injected) return forward(req, res, options.door.buffered ? body : stream, verdict);
         options.onInjected(injected.kind);
+        if (!options.door.buffered) stream.resume(); // read and dropped: the connection stays usable
         res.writeHead(injected.status, {
           ...injected.headers,
           'content-length': Buffer.byteLength(injected.body),

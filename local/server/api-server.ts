@@ -13,7 +13,7 @@ import { body, parse, runIdOf } from './http-request.js';
 import { createRunTilesReader } from './page/run-tiles.js';
 import { runTilesGeoJson } from './page/tile-geojson.js';
 import { runTileStates } from './page/tile-state-codes.js';
-import { RESPONDED, receiveUpload, UPLOAD_TIMINGS, type UploadTimings } from './receive-upload.js';
+import { RESPONDED, receiveUpload, UPLOAD_LIMITS, type UploadLimits } from './receive-upload.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -35,7 +35,7 @@ export async function startApiServer(
   port: number,
   page?: PageHandler,
   gate: (actualPort: number) => RequestGate = () => () => true,
-  uploadTimings: UploadTimings = UPLOAD_TIMINGS,
+  uploadLimits: UploadLimits = UPLOAD_LIMITS,
 ): Promise<ApiServer> {
   const runView = async (runId: string, detail = false) => {
     const run = await hub.ledger.getRun(runId);
@@ -103,7 +103,7 @@ export async function startApiServer(
     [
       'POST',
       /^\/api\/uploads$/,
-      async (_m, req, url, res) => receiveUpload(hub, req, res, url, uploadTimings),
+      async (_m, req, url, res) => receiveUpload(hub, req, res, url, uploadLimits),
     ],
     [
       'POST',

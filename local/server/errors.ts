@@ -12,3 +12,14 @@ export class HttpError extends GeohubError {
     super(message, options);
   }
 }
+
+/** A state directory `geohub up` will not keep its secret in (state-dir.ts): one line for the user. */
+export class StateDirError extends GeohubError {
+  override readonly name = 'StateDirError';
+
+  constructor(dir: string, why: string) {
+    super(
+      `${dir} ${why}: refusing to keep geohub up's secret there (point XDG_RUNTIME_DIR at a directory only you can write)`,
+    );
+  }
+}

@@ -7,16 +7,15 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { tileParamsSchema } from '../../lib/split/job-params.js';
 import type { LocalHub } from '../hub/local-hub.js';
+import { HttpError } from './errors.js';
 import { parse } from './http-request.js';
+import { plainFileName } from './plain-file-name.js';
+import { DEFAULT_MAX_UPLOAD_GB } from './upload-limit.js';
 import { waitForRun } from './wait-for-run.js';
 
 const uploadSchema = z
   .object({
-    name: z
-      .string()
-      .min(1)
-      .max(1024)
-      .regex(/^[^/\0]+$/, 'a file name, not a path'),
+    name: plainFileName,
     zoom: z
       .string()
       .regex(/^[0-9]{1,2}$/, 'a whole number')
@@ -26,17 +25,29 @@ const uploadSchema = z
   })
   .strict();
 
+const tooLarge = (bytes: number, max: number) =>
+  new HttpError(
+    413,
+    `the file is ${(bytes / 1e9).toFixed(1)} GB, above this geohub up's limit of ${(max / 1e9).toFixed(1)} GB (start it with --max-upload-gb to raise it)`,
+  );
+
 /** The response has been written by the handler itself. */
 export const RESPONDED = Symbol('responded');
 
-export interface UploadTimings {
+export interface UploadLimits {
+  /** A larger body is refused with 413, before it is read (`geohub up --max-upload-gb`). */
+  readonly maxBytes: number;
   /** A body that sends nothing for this long is dropped (a stalled client, not a slow one). */
   readonly bodyIdleMs: number;
   /** While the file goes on to the bucket, a progress line at least this often. */
   readonly progressEveryMs: number;
 }
 
-export const UPLOAD_TIMINGS: UploadTimings = { bodyIdleMs: 120_000, progressEveryMs: 5_000 };
+export const UPLOAD_LIMITS: UploadLimits = {
+  maxBytes: DEFAULT_MAX_UPLOAD_GB * 1e9,
+  bodyIdleMs: 120_000,
+  progressEveryMs: 5_000,
+};
 
 /**
  * The request body is the file itself, streamed by `geohub submit` (running as the user who
@@ -53,9 +64,14 @@ export async function receiveUpload(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  timings: UploadTimings = UPLOAD_TIMINGS,
+  timings: UploadLimits = UPLOAD_LIMITS,
 ): Promise<typeof RESPONDED> {
   const { name, zoom } = parse(uploadSchema, Object.fromEntries(url.searchParams));
+  // Node's parser reads no more than a stated Content-Length; a chunked body states none.
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (!Number.isSafeInteger(declared))
+    throw new HttpError(411, 'an upload states its length (Content-Length)');
+  if (declared > timings.maxBytes) throw tooLarge(declared, timings.maxBytes);
   const dir = await mkdtemp(join(tmpdir(), 'geohub-up-upload-'));
   try {
     const file = join(dir, 'source');

@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { constants, rmSync } from 'node:fs';
-import { chmod, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/** The per-user directory for `geohub up`'s secrets: the runtime dir, else the state dir. */
-export function upStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, 'geohub');
-  return join(env.XDG_STATE_HOME ?? join(env.HOME ?? homedir(), '.local', 'state'), 'geohub');
-}
+import { openStateDir, upStateDir } from './state-dir.js';
 
 export const tokenFile = (port: number, env?: NodeJS.ProcessEnv) => join(upStateDir(env), `up-${port}.json`);
 
@@ -27,22 +21,33 @@ export interface UpToken {
 export const newUpSecret = () => randomBytes(32).toString('base64url');
 
 /**
- * Writes the secret where only this user can read it: a 0700 directory we own, a 0600 file
- * created exclusively (never through a link left in its place). Returns its remover.
+ * Writes the secret where only this user can read it: a 0700 directory we own, opened without
+ * following a link (state-dir.ts), a 0600 file created exclusively (never through a link left in
+ * its place). Returns its remover.
  */
 export async function writeUpToken(
   port: number,
   value: UpToken,
   env?: NodeJS.ProcessEnv,
 ): Promise<() => Promise<void>> {
-  const dir = upStateDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const s = await stat(dir);
-  if (typeof process.getuid === 'function' && s.uid !== process.getuid()) {
-    throw new Error(`${dir} belongs to another user: refusing to keep geohub up's secret there`);
+  const dir = await openStateDir(env);
+  try {
+    await writeTokenIn(dir.path(`up-${port}.json`), value);
+  } finally {
+    await dir.close();
   }
-  await chmod(dir, 0o700);
   const file = tokenFile(port, env);
+  // Whatever way this process ends short of SIGKILL, its secret goes with it (the CLI judges
+  // what a SIGKILL leaves behind: api-client.ts).
+  const onExit = () => rmSync(file, { force: true });
+  process.once('exit', onExit);
+  return async () => {
+    process.off('exit', onExit);
+    await rm(file, { force: true });
+  };
+}
+
+async function writeTokenIn(file: string, value: UpToken): Promise<void> {
   await rm(file, { force: true });
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   const handle = await open(file, flags, 0o600);
@@ -51,13 +56,6 @@ export async function writeUpToken(
   } finally {
     await handle.close();
   }
-  // Whatever way this process ends (a crash included), its secret goes with it.
-  const onExit = () => rmSync(file, { force: true });
-  process.once('exit', onExit);
-  return async () => {
-    process.off('exit', onExit);
-    await rm(file, { force: true });
-  };
 }
 
 /** The secret of the `geohub up` on `port`, if this user started one. */

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { PORT_PROPERTY, writeLoopbackConfiguration } from './dynamodb-loopback.js';
 
 const SETPRIV = '/usr/bin/setpriv';
 
@@ -8,7 +9,7 @@ export interface DynamoJavaOptions {
   /** amplify-dynamodb-simulator's emulator directory (DynamoDBLocal.jar, DynamoDBLocal_lib). */
   readonly home: string;
   readonly port: number;
-  /** Working directory's scratch: Java's temporary directory. */
+  /** Working directory's scratch: Java's temporary directory, and its loopback configuration. */
   readonly scratch: string;
   /** Class-data sharing: map this archive (with its jar), or write one at exit. */
   readonly classes?: { readonly jar: string } & ({ readonly archive: string } | { readonly dumpTo: string });
@@ -41,14 +42,19 @@ export function dynamoJavaCommand(options: DynamoJavaOptions): [string, ...strin
     // scratch, which goes with the stack.
     `-Djava.io.tmpdir=${options.scratch}`,
     `-Djava.library.path=${join(options.home, 'DynamoDBLocal_lib')}`,
-    '-jar',
+    // An IPv4 socket: `ss -ltn` shows 127.0.0.1, not the IPv4-mapped ::ffff:127.0.0.1.
+    '-Djava.net.preferIPv4Stack=true',
+    // What DynamoDB Local's main sets before Jetty logs: no announcement, warnings only.
+    '-Dorg.eclipse.jetty.util.log.announce=false',
+    '-Dorg.eclipse.jetty.LEVEL=WARN',
+    `-D${PORT_PROPERTY}=${options.port}`,
+    '-cp',
     classes?.jar ?? join(options.home, 'DynamoDBLocal.jar'),
-    // Never -sharedDb: without it DynamoDB Local keeps one database per access key id, and the
-    // per-start key id is what keeps another local user out of the ledger (docs/architecture.md).
-    '-inMemory',
-    '-port',
-    String(options.port),
-    '-disableTelemetry',
+    // On 127.0.0.1 only (dynamodb-loopback.ts), in memory, with one database per access key id:
+    // never -sharedDb, since the per-start key id is what keeps another local user out of the
+    // ledger (docs/security.md).
+    'org.eclipse.jetty.xml.XmlConfiguration',
+    writeLoopbackConfiguration(options.scratch),
   ];
   // Java dies with its parent whatever kills it (SIGKILL included): the kernel's parent-death
   // signal, set by util-linux's setpriv before it execs Java.

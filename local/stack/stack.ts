@@ -4,6 +4,7 @@ import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../fault
 import type { FaultRates } from '../faults/fault-rates.js';
 import type { EmulatorKind } from './emulator-protocol.js';
 import { type EmulatorSet, startEmulators } from './emulator-set.js';
+import { CREDENTIAL_ENV } from './local-credentials.js';
 import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
 
@@ -79,6 +80,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
         emulators: { dynamodb: endpoint('dynamodb'), s3: endpoint('s3rver'), sqs: endpoint('sqs') },
         rates: options.faults,
         keyNames: { [names.table]: resources.table.KeySchema.map((k) => k.AttributeName) },
+        keyId: credentialEnv[CREDENTIAL_ENV.accessKeyId]!,
       });
     }
     const env = {

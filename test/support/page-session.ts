@@ -152,7 +152,7 @@ export class PageSession {
   /** Every page request went to the local server, and the page logged no error. */
   expectLocalOnly(): void {
     // From the first load on: the one-time login URL is the first request seen.
-    expect(this.requested[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect(this.requested[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?login=/);
     const away = this.requested.filter((u) => !u.startsWith(`${this.base}/`) && !u.startsWith('data:'));
     expect(away).toEqual([]);
     expect(new URL(this.base).hostname).toBe('127.0.0.1');

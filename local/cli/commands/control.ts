@@ -4,7 +4,9 @@ import type { RedriveReport } from '../../../lib/coordination/redrive.js';
 import type { ExecutionLink } from '../../../lib/ledger/execution-chain.js';
 import type { RunRecord } from '../../../lib/model/run.js';
 import type { CapacityView } from '../../hub/capacity-controller.js';
+import { plainFileName } from '../../server/plain-file-name.js';
 import { callApi, portOf } from '../api-client.js';
+import { CliError } from '../cli-error.js';
 import { checkRoomForCopy } from '../free-space.js';
 import { checkInputFile } from '../input-file.js';
 import { type CliIo, emit, intOption } from '../io.js';
@@ -57,8 +59,15 @@ export function registerControl(program: Command, io: CliIo): void {
     // The server keeps a copy in the local bucket, as `geohub run` does: the same checks first.
     const input = await checkInputFile(file);
     await checkRoomForCopy(file, input.path);
+    // The server refuses such a name too (receive-upload.ts): said before a byte is sent.
+    const name = plainFileName.safeParse(basename(input.path));
+    if (!name.success) {
+      throw new CliError(
+        `cannot send ${JSON.stringify(file)}: its name must be ${name.error.issues[0]!.message}`,
+      );
+    }
     const query = new URLSearchParams({
-      name: basename(input.path),
+      name: name.data,
       ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
     });
     const sending = createUploadProgress(io.stderr);

@@ -4,7 +4,9 @@ import { checkInputFile } from '../../../local/cli/input-file.js';
 import { uploadToUp } from '../../../local/cli/upload-to-up.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { type ApiServer, startApiServer } from '../../../local/server/api-server.js';
-import { writeUpToken } from '../../../local/server/up-token.js';
+import { tokenGate } from '../../../local/server/auth.js';
+import { UPLOAD_LIMITS } from '../../../local/server/receive-upload.js';
+import { newUpSecret, writeUpToken } from '../../../local/server/up-token.js';
 import { startTestHub } from '../../support/hub.js';
 import { fileTempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
@@ -43,9 +45,15 @@ async function slowUp(progressEveryMs: number): Promise<{ api: ApiServer; port: 
       return stored;
     },
   };
-  const api = await startApiServer(slowHub, 0, undefined, undefined, { bodyIdleMs: 10_000, progressEveryMs });
+  // The real gate: the client checks the server's proof of the token before it sends the file.
+  const secrets = { token: newUpSecret(), session: newUpSecret() };
+  const api = await startApiServer(slowHub, 0, undefined, (p) => tokenGate(secrets, p), {
+    ...UPLOAD_LIMITS,
+    bodyIdleMs: 10_000,
+    progressEveryMs,
+  });
   const port = Number(new URL(api.url).port);
-  const remove = await writeUpToken(port, { url: api.url, token: 't', pid: process.pid }, env);
+  const remove = await writeUpToken(port, { url: api.url, token: secrets.token, pid: process.pid }, env);
   // The server goes on storing after a client gave up; its copy goes once it is done.
   const close = async () => {
     await remove();

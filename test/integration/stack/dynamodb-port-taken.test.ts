@@ -48,7 +48,9 @@ describe('DynamoDB Local on a port taken before Java binds it', () => {
       // BindException leaves DynamoDB Local's JVM alive, answering nothing.
       expect(seconds).toBeLessThan(60);
       // The Javas of the taken ports are gone; only the one that answers is left.
-      expect(ourJavas().map((args) => args.match(/-port (\d+)/)?.[1])).toEqual([String(dynamo.port)]);
+      expect(ourJavas().map((args) => args.match(/-Dgeohub\.dynamodb\.port=(\d+)/)?.[1])).toEqual([
+        String(dynamo.port),
+      ]);
     } finally {
       await dynamo.stop();
     }
