@@ -23,7 +23,10 @@ describe('cancelling in-flight work leaves nothing behind', () => {
     workers.push(worker);
     const started = await worker.waitForLog((l) => l.msg === 'tool started' && l.tileId === slowTask!.id);
     const pgid = Number(started.pid);
-    await new Promise((r) => setTimeout(r, 500)); // well inside the several-second warp
+    // The engine creates its outputs (.part) when it starts on the metatile, as gdalwarp does
+    // (warp-metatile.py, touch_outputs): the check after the cancel has something to miss.
+    const parts = () => findFiles(worker.scratch, (n) => n.endsWith('.part'));
+    expect(await waitUntil(() => parts().length > 0, 60_000, 20)).toBe(true);
     expect(liveGroup(pgid).length).toBeGreaterThan(0);
 
     const cancelledAt = Date.now();
