@@ -48,6 +48,11 @@ export type Release =
 /** The outputs of a metatile's tiles, by tile id: every tile of the metatile, each durable. */
 export type MetatileOutputs = ReadonlyMap<string, TileOutput>;
 
+/** Per request: a cancel abandons the request in flight (its socket closed) and its retries. */
+export interface LedgerRequest {
+  readonly signal?: AbortSignal;
+}
+
 /**
  * The run ledger: runs, their metatiles' claims and markers, and exact counters (in sub-tiles).
  * The metatile is the unit of claim and marker; `listTiles` (in `tile-records.ts`) gives the
@@ -80,9 +85,21 @@ export interface Ledger {
   ): AsyncIterable<MetatileRecord>;
 
   /** Conditional: not done, and unclaimed or its lease expired. One write. */
-  claim(runId: string, metatile: Metatile, owner: string, leaseMs: number): Promise<ClaimResult>;
+  claim(
+    runId: string,
+    metatile: Metatile,
+    owner: string,
+    leaseMs: number,
+    request?: LedgerRequest,
+  ): Promise<ClaimResult>;
   /** Extends our lease; throws LeaseLostError when it is no longer ours. */
-  extendLease(runId: string, metatileId: string, owner: string, leaseMs: number): Promise<void>;
+  extendLease(
+    runId: string,
+    metatileId: string,
+    owner: string,
+    leaseMs: number,
+    request?: LedgerRequest,
+  ): Promise<void>;
   /** Gives a claim back. A lease that is no longer ours is left alone. */
   release(runId: string, metatile: Metatile, owner: string, release: Release): Promise<void>;
   /**

@@ -1,5 +1,6 @@
 import { execa, type ResultPromise } from 'execa';
 import { killGroupNow } from './terminate-group.js';
+import { TOOL_OWNER_ENV } from './tool-owner.js';
 
 /** A tool process running in a process group of its own (its PID is the group's id). */
 export interface StartedProcess {
@@ -47,7 +48,8 @@ export function startProcess(
     stdin: options.input ? 'pipe' : 'ignore',
     reject: false,
     shell: false,
-    env: options.env,
+    // The owner mark lets a self-check tell our live tools from orphans (tool-owner.ts).
+    env: { ...options.env, [TOOL_OWNER_ENV]: String(process.pid) },
     extendEnv: options.env === undefined,
     cwd: options.cwd,
     maxBuffer: 4_000_000,

@@ -21,6 +21,17 @@ export const BUFFERED_UPLOAD_MAX_BYTES = 64 * 1024 * 1024;
 
 const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
 
+/**
+ * The client with `signal` on every request it sends. lib-storage's Upload.abort() only rejects
+ * done(): the part or PUT in flight goes on, its socket open until the request timeout. Through
+ * this the cancel ends the request itself (test/integration/store/s3-abort.test.ts).
+ */
+function withSignal(s3: S3Client, signal: AbortSignal): S3Client {
+  const send = (command: Parameters<S3Client['send']>[0], options?: { abortSignal?: AbortSignal }) =>
+    s3.send(command, { ...options, abortSignal: signal });
+  return Object.create(s3, { send: { value: send } }) as S3Client;
+}
+
 /** A pinned read's parameters: the version, and the ETag it must still have (If-Match). */
 const pinOf = (pin?: ObjectPin) => ({
   ...(pin?.versionId ? { VersionId: pin.versionId } : {}),
@@ -118,7 +129,7 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
       }
       // Parts of 8 MiB, two in flight: memory stays bounded whatever the object's size.
       const upload = new Upload({
-        client: s3,
+        client: options?.signal ? withSignal(s3, options.signal) : s3,
         params: {
           Bucket: bucket,
           Key: key,

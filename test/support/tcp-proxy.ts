@@ -7,6 +7,8 @@ export interface TcpProxy {
   readonly endpoint: string;
   /** pass: forward; blackhole: accept and never answer (a hung service); refuse: reset at once (gone). */
   setMode(mode: ProxyMode): void;
+  /** Client connections open now: a request the client abandoned has closed its own. */
+  openClients(): number;
   close(): Promise<void>;
 }
 
@@ -15,15 +17,25 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const url = new URL(target);
   let mode: ProxyMode = 'pass';
   const sockets = new Set<Socket>();
+  const clients = new Set<Socket>();
   const server: Server = createServer((client) => {
     sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    clients.add(client);
+    client.on('close', () => {
+      sockets.delete(client);
+      clients.delete(client);
+    });
     client.on('error', () => {});
     if (mode === 'refuse') {
       client.resetAndDestroy();
       return;
     }
-    if (mode === 'blackhole') return; // hold the connection, say nothing
+    if (mode === 'blackhole') {
+      // Hold the connection and say nothing; read and drop what comes, so that the client's
+      // close is seen (a paused socket never reaches its end of file).
+      client.resume();
+      return;
+    }
     const upstream = connect(Number(url.port), url.hostname);
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
@@ -40,6 +52,7 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       // Existing connections follow the new mode too: a service that goes away drops them.
       if (next !== 'pass') for (const s of sockets) s.destroy();
     },
+    openClients: () => clients.size,
     close: () =>
       new Promise((resolve) => {
         for (const s of sockets) s.destroy();

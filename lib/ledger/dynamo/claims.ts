@@ -10,6 +10,7 @@ import { LeaseLostError } from '../errors.js';
 import { toMetatileRecord } from '../items.js';
 import { leaseShardOf, METATILE_PREFIX, metatileKey, runKey } from '../keys.js';
 import type { ClaimResult, Ledger } from '../ledger.js';
+import { abortOf } from './abort-of.js';
 import { isConditionFailure } from './classify-error.js';
 import { claimable, inAnyState, ownClaim } from './conditions.js';
 import type { LedgerContext } from './context.js';
@@ -89,7 +90,7 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
       for await (const page of pages) for (const item of page) yield toMetatileRecord(item);
     },
 
-    async claim(runId, metatile: Metatile, owner, leaseMs): Promise<ClaimResult> {
+    async claim(runId, metatile: Metatile, owner, leaseMs, request): Promise<ClaimResult> {
       const at = ctx.now();
       try {
         const r = await ctx.retrying(() =>
@@ -115,6 +116,7 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
               }),
               ReturnValues: 'UPDATED_NEW',
             }),
+            abortOf(request),
           ),
         );
         return { outcome: 'claimed', attempts: Number(r.Attributes?.attempts ?? 1) };
@@ -127,7 +129,7 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
       }
     },
 
-    async extendLease(runId, metatileId, owner, leaseMs) {
+    async extendLease(runId, metatileId, owner, leaseMs, request) {
       try {
         await ctx.retrying(() =>
           ctx.db.send(
@@ -139,6 +141,7 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
                 condition: ownClaim(owner),
               }),
             }),
+            abortOf(request),
           ),
         );
       } catch (error) {

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { interruptionLoss } from '../../../lib/cost/interruption-loss.js';
+import { seedBTable } from '../../../lib/cost/seed-b-table.js';
 import {
   breakEvenRate,
   DEFAULT_SPOT_ASSUMPTIONS,
@@ -53,6 +55,12 @@ export function registerCost(program: Command, io: CliIo): void {
       positiveDecimal,
       DEFAULT_SPOT_ASSUMPTIONS.restartMinutes,
     )
+    .option(
+      '--interrupted-at <m>',
+      'minute of the job an interruption strikes, for the loss example',
+      positiveDecimal,
+      28,
+    )
     .option('--json', 'print one JSON object on stdout')
     .action((opts: Record<string, string | number | boolean | undefined>) => {
       const assumptions: SpotAssumptions = {
@@ -72,22 +80,39 @@ export function registerCost(program: Command, io: CliIo): void {
       const rows = rates.map((r) => spotCost(r, assumptions));
       // Past this rate new workers go on-demand (the spot → on-demand fallback).
       const breakEven = breakEvenRate(assumptions);
-      emit(io, Boolean(opts.json), { assumptions, rows, breakEven }, () => {
+      const seed = seedBTable(assumptions);
+      const loss = interruptionLoss(Number(opts.interruptedAt), assumptions);
+      emit(io, Boolean(opts.json), { assumptions, rows, breakEven, seed, loss }, () => {
         const head = 'interruption rate | on-demand | spot, checkpointed | spot, no checkpoints';
         const body = rows.map(
           (r) =>
             `${`${(r.rate * 100).toFixed(0)} %`.padStart(17)} | ${money(r.onDemand).padStart(9)} | ${money(r.spotCheckpointed).padStart(18)} | ${money(r.spotWithoutCheckpoints).padStart(20)}${r.spotWithoutCheckpoints > r.onDemand ? '  (worse than on-demand)' : ''}`,
         );
         const a = assumptions;
+        const width = Math.max(...seed.map((r) => r.label.length));
+        const seedRows = seed.map(
+          (r) =>
+            `${r.label.padEnd(width)} | ${money(r.model).padStart(6)} | ${money(r.seed).padStart(6)}` +
+            (Math.abs(r.model - r.seed) >= 0.0005
+              ? `  (the seed's arithmetic: ${r.seedWorking}, docs/cost.md)`
+              : ''),
+        );
         return [
           'Effective cost per completed tile (compute only):',
           head,
           ...body,
           '',
+          "Seed B's table, from its stated inputs:",
+          `${''.padEnd(width)} |  model |   seed`,
+          ...seedRows,
+          '',
+          `A ${a.jobMinutes}-minute job interrupted at minute ${loss.atMinute} loses ${loss.withoutCheckpoints} minutes without checkpoints ` +
+            `and ${loss.checkpointed} with them (the sub-tile in flight).`,
+          '',
           `Break-even interruption rate: ${(breakEven * 100).toFixed(1)} %: above it checkpointed spot costs more than on-demand, ` +
             'and the worker pool starts new workers on on-demand capacity until the observed rate falls again.',
           '',
-          `Assumptions: on-demand ${money(a.onDemandPerJob)} per ${a.jobMinutes}-minute job; spot at ${a.spotRatio} of on-demand; ` +
+          `Assumptions: on-demand ${money(a.onDemandPerJob)} per ${a.jobMinutes}-minute job; spot at ${Number(a.spotRatio.toFixed(4))} of on-demand; ` +
             `${a.subTileMinutes}-minute sub-tiles; ${a.warningMinutes}-minute warning; ${a.restartMinutes} minutes lost to each restart; ` +
             'the rate is the chance of an interruption during any one sub-tile-length window.',
         ].join('\n');

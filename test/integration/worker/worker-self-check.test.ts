@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -9,9 +9,15 @@ import { spawnWorker, trackWorkers } from '../../support/worker-harness.js';
 
 const { config, clients, env } = stackClients();
 const workers = trackWorkers();
-const strays: ChildProcess[] = [];
+const strays: { kill(): void }[] = [];
 afterEach(async () => {
-  for (const child of strays.splice(0)) child.kill('SIGKILL');
+  for (const stray of strays.splice(0)) {
+    try {
+      stray.kill();
+    } catch {
+      // already gone
+    }
+  }
 });
 afterAll(() => clients.destroy());
 
@@ -31,11 +37,15 @@ describe('start-up self-check', () => {
 
   it('refuses work when a GDAL process older than the longest budget is running', async () => {
     const fixture = await createFixture(config, clients);
-    // An orphan as the self-check sees one: a process whose name starts with gdal.
+    // An orphan as the self-check sees one: a process whose name starts with gdal and whose
+    // parent is gone (the shell that started it in the background exited: init adopted it).
     const dir = tempDir('geohub-orphan-');
     const fake = join(dir, 'gdalwarp');
     copyFileSync('/bin/sleep', fake);
-    const orphan = spawn(fake, ['600'], { detached: true, stdio: 'ignore' });
+    const pid = Number(
+      execFileSync('sh', ['-c', `"${fake}" 600 >/dev/null 2>&1 & echo $!`], { encoding: 'utf8' }),
+    );
+    const orphan = { pid, kill: () => process.kill(pid, 'SIGKILL') };
     strays.push(orphan);
     await new Promise((r) => setTimeout(r, 2_200));
     const worker = spawnWorker(env, { ...fixture.env, GEOHUB_ORPHAN_AGE_S: '2' });

@@ -4,9 +4,9 @@ import { createCapacityPolicy } from '../../../../lib/cost/capacity-policy.js';
 import { breakEvenRate, DEFAULT_SPOT_ASSUMPTIONS, spotCost } from '../../../../lib/cost/spot-cost.js';
 
 describe('the break-even interruption rate of the spot cost model', () => {
-  it('is where checkpointed spot costs what on-demand costs (the default assumptions: about 69 %)', () => {
+  it('is where checkpointed spot costs what on-demand costs (the seed’s inputs: 2/3)', () => {
     const r = breakEvenRate(DEFAULT_SPOT_ASSUMPTIONS);
-    expect(r).toBeCloseTo(0.689, 3);
+    expect(r).toBeCloseTo(2 / 3, 10);
     const at = spotCost(r);
     expect(at.spotCheckpointed).toBeCloseTo(at.onDemand, 10);
     expect(spotCost(r - 0.01).spotCheckpointed).toBeLessThan(at.onDemand);
