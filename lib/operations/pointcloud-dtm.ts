@@ -16,6 +16,7 @@ import { readPointFormat } from '../pointcloud/read-point-format.js';
 import { readRasterGrid } from '../pointcloud/read-raster-grid.js';
 import { bufferedTile } from '../pointcloud/tile-region.js';
 import { beyondLazPerf } from '../pointcloud/waveform-laz.js';
+import { overrideSrs } from '../tiling/source-crs-override.js';
 import type { Bounds } from '../tiling/tile-bounds.js';
 import { ExtractorOutputError, TileGridMismatchError } from './errors.js';
 import type { Operation, OperationContext, ToolRunner } from './operation.js';
@@ -57,6 +58,10 @@ function parseSummary(stdout: string): ExtractorSummary {
 /** What the PDAL engine needs to know of a tile before its pipeline. */
 type Probe = Pick<ExtractorSummary, 'format' | 'sourceBox' | 'classes' | 'selection' | 'points'>;
 
+/** The job's source CRS as PDAL's `override_srs` takes it, if the job has one. */
+const sourceSrsOf = (params: Readonly<Record<string, unknown>>) =>
+  typeof params.sourceCrs === 'string' ? overrideSrs(params.sourceCrs) : undefined;
+
 /**
  * The PDAL engine's probe of a file the extractor cannot decode (waveform LAZ): PDAL itself
  * counts the classes near the tile, so PDAL, not laz-perf, decides whether the file is readable.
@@ -64,7 +69,8 @@ type Probe = Pick<ExtractorSummary, 'format' | 'sourceBox' | 'classes' | 'select
 async function pdalProbe(ctx: OperationContext, tools: ToolRunner, buffered: Bounds): Promise<Probe> {
   const pipeline = join(ctx.scratch, 'probe.json');
   const metadata = join(ctx.scratch, 'probe-metadata.json');
-  await writeFile(pipeline, `${JSON.stringify(pdalClassProbe(ctx.source, buffered), null, 2)}\n`);
+  const probe = pdalClassProbe(ctx.source, buffered, sourceSrsOf(ctx.params));
+  await writeFile(pipeline, `${JSON.stringify(probe, null, 2)}\n`);
   await tools.run('pdal', ['pipeline', pipeline, '--metadata', metadata]);
   const counts = classCounts(JSON.parse(await readFile(metadata, 'utf8')));
   const classes = Object.fromEntries(
@@ -113,6 +119,7 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
         tile: { z: zoom, x, y },
         radius,
         outDir: ctx.scratch,
+        ...(typeof ctx.params.sourceCrs === 'string' ? { sourceCrs: ctx.params.sourceCrs } : {}),
       };
       const layout = engine === 'pdal' ? await readPointFormat(ctx.source) : undefined;
       let summary: Probe;
@@ -149,6 +156,7 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
             power,
             selection: summary.selection,
             output: ctx.output,
+            sourceSrs: sourceSrsOf(ctx.params),
           });
           await writeFile(pipeline, `${JSON.stringify(spec, null, 2)}\n`);
           await tools.run('pdal', ['pipeline', pipeline]);

@@ -6,10 +6,18 @@ import { cropToBuffered, type PdalStage } from './pdal-dtm-pipeline.js';
  * cannot decode (waveform LAZ): read → crop to the buffered tile → filters.stats counting
  * Classification. Run with `pdal pipeline <file> --metadata <json>`; classCounts() reads the answer.
  */
-export function pdalClassProbe(source: string, buffered: Bounds): { pipeline: PdalStage[] } {
+export function pdalClassProbe(
+  source: string,
+  buffered: Bounds,
+  sourceSrs?: string,
+): { pipeline: PdalStage[] } {
   return {
     pipeline: [
-      { type: 'readers.las', filename: source },
+      {
+        type: 'readers.las',
+        filename: source,
+        ...(sourceSrs === undefined ? {} : { override_srs: sourceSrs }),
+      },
       cropToBuffered(buffered),
       { type: 'filters.stats', dimensions: 'Classification', count: 'Classification' },
     ],

@@ -18,6 +18,8 @@ export interface PdalDtmPipelineOptions {
   readonly selection: 'ground' | 'unclassified';
   /** The raster to write (a .part path: the driver is named, never guessed from the name). */
   readonly output: string;
+  /** The job's source CRS, as PDAL's `override_srs` takes it: replaces what the file says. */
+  readonly sourceSrs?: string;
 }
 
 export type PdalStage = Readonly<Record<string, string | number | boolean>>;
@@ -49,6 +51,7 @@ export function cropToBuffered(buffered: Bounds): PdalStage {
 export function pdalDtmPipeline(options: PdalDtmPipelineOptions): { pipeline: PdalStage[] } {
   const { bounds, buffered, sourceBox } = options;
   const cell = (bounds.maxX - bounds.minX) / TILE_PIXELS;
+  const override: PdalStage = options.sourceSrs === undefined ? {} : { override_srs: options.sourceSrs };
   const reader: PdalStage =
     options.format === 'copc'
       ? {
@@ -58,8 +61,9 @@ export function pdalDtmPipeline(options: PdalDtmPipelineOptions): { pipeline: Pd
           ...(sourceBox
             ? { bounds: pdalBounds(sourceBox[0], sourceBox[2], sourceBox[1], sourceBox[3]) }
             : {}),
+          ...override,
         }
-      : { type: 'readers.las', filename: options.source };
+      : { type: 'readers.las', filename: options.source, ...override };
   const pipeline: PdalStage[] = [reader, cropToBuffered(buffered)];
   // SMRF's defaults (cell 1, window 18, threshold 0.5) are in the data's units: it runs before
   // reprojection, on the source's own metres or feet, as it is usually tuned.

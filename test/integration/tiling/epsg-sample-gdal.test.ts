@@ -138,7 +138,7 @@ async function draw(kind: 'projected' | 'geographic', n: number): Promise<Oracle
 }
 
 const REFUSAL =
-  /^epsg-\d+(: EPSG:\d+ \(.+\) cannot be reprojected: (its projection method .+ is not one proj4 implements|the EPSG registry geohub ships \(epsg-index\) has no definition of it)| has no coordinate reference system \(no GeoKeys\): assign one, e\.g\. gdal_translate -a_srs EPSG:xxxx)$/;
+  /^epsg-\d+(: EPSG:\d+ \(.+\) cannot be reprojected: (its projection method .+ is not one proj4 implements|PROJ [\d.]+ gives no proj4 definition of it)| has no coordinate reference system \(no GeoKeys\): assign one, e\.g\. gdal_translate -a_srs EPSG:xxxx)$/;
 
 /** Every projected CRS of the registry whose proj4 definition flips an axis (+axis=wsu, swu). */
 const AXIS_FLIPPED = epsgCodes('CRS-PROJCRS').filter((code) =>
