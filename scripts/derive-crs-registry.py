@@ -227,7 +227,8 @@ def proj4_of(ctx, crs, shift, op_meridian=None):
         dirs = [pj_dir for pj_dir, _ in pj.axes(ctx, crs)]
         letters = "".join(DIRECTION.get((d or "").lower(), "?") for d in dirs)
         # As GDAL reads files: only a westing or a southing differs from plain easting/northing.
-        if "?" not in letters and ("w" in letters or "s" in letters):
+        # A polar CRS's "south along 90°E" and "south along 180°E" are no east/north pair: none.
+        if re.fullmatch(r"[ew][ns]|[ns][ew]", letters) and ("w" in letters or "s" in letters):
             out.insert(1, f"+axis={letters}u")
     return " ".join(out)
 
