@@ -55,7 +55,7 @@ async function bundle(outfile: string, withoutRegistry: boolean): Promise<void> 
                 namespace: 'empty',
               }));
               b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({
-                contents: 'export const PACKED_EPSG_CHUNKS = [];',
+                contents: 'export const PACKED_EPSG_CHUNKS = []; export const EPSG_REGISTRY_ORIGIN = {};',
                 loader: 'js',
               }));
             },

@@ -140,7 +140,7 @@ export function benchTable(r: BenchResults): string {
   const mbOf = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   if (b)
     rows.push(
-      `| split Lambda bundle with the EPSG registry (epsg-index), and its cold start (import + first CRS lookup, median of ${b.samples})${older('bundle')} | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; ${signed(Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian))} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init, ${Math.round(b.withRegistry.firstLookupMsMedian)} ms for the first lookup (unpacking the registry); ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
+      `| split Lambda bundle with the EPSG registry (from PROJ's database), and its cold start (import + first CRS lookup, median of ${b.samples})${older('bundle')} | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; ${signed(Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian))} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init, ${Math.round(b.withRegistry.firstLookupMsMedian)} ms for the first lookup (unpacking the registry); ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
     );
   if (cost)
     rows.push(

@@ -125,7 +125,18 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   await deps.store.putText(
     summary,
     JSON.stringify(
-      { runId, status, reason, counters: c, problemCount, problems, tiles: tiles.count, finishedAt },
+      // The run's warnings (a CRS planned without its grid, docs/crs.md#grids) travel with its result.
+      {
+        runId,
+        status,
+        reason,
+        warnings: run.warnings,
+        counters: c,
+        problemCount,
+        problems,
+        tiles: tiles.count,
+        finishedAt,
+      },
       null,
       2,
     ),

@@ -35,6 +35,7 @@ export function toRunRecord(
     reason: item.reason as string | undefined,
     executionArn: item.executionArn as string | undefined,
     sourceDatetime: item.sourceDatetime as string | undefined,
+    warnings: item.warnings as string[] | undefined,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };

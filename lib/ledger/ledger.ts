@@ -22,6 +22,8 @@ export interface NewRun {
   readonly reason?: string;
   /** The source's own date, when its header records one (the STAC items' `datetime`). */
   readonly sourceDatetime?: string;
+  /** What the run's user should know about its result (a CRS planned without its grid: docs/crs.md). */
+  readonly warnings?: readonly string[];
 }
 
 export interface RunPatch {

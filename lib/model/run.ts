@@ -50,6 +50,8 @@ export interface RunRecord {
   readonly executionArn?: string;
   /** The source's own date, when its header records one (TIFF DateTime, LAS creation day). */
   readonly sourceDatetime?: string;
+  /** What the run's user should know about its result (a CRS planned without its grid: docs/crs.md). */
+  readonly warnings?: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -14,6 +14,7 @@ import { pdalDtmPipeline } from '../pointcloud/pdal-dtm-pipeline.js';
 import { readPointFormat } from '../pointcloud/read-point-format.js';
 import { readRasterGrid } from '../pointcloud/read-raster-grid.js';
 import { bufferedTile } from '../pointcloud/tile-region.js';
+import { overrideSrs } from '../tiling/source-crs-override.js';
 import { ExtractorOutputError, TileGridMismatchError, UnreadableSourceError } from './errors.js';
 import type { Operation, OperationContext, ToolRunner } from './operation.js';
 import { chooseEngine, ENGINE_ENV, type PointcloudEngine } from './pointcloud-engine.js';
@@ -51,6 +52,10 @@ function parseSummary(stdout: string): ExtractorSummary {
     });
   }
 }
+
+/** The job's source CRS as PDAL's `override_srs` takes it, if the job has one. */
+const sourceSrsOf = (params: Readonly<Record<string, unknown>>) =>
+  typeof params.sourceCrs === 'string' ? overrideSrs(params.sourceCrs) : undefined;
 
 /**
  * The point-cloud default operation (docs/architecture.md, "Defaults and models"): the ground of an XYZ tile's neighbourhood,
@@ -92,6 +97,7 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
         tile: { z: zoom, x, y },
         radius,
         outDir: ctx.scratch,
+        ...(typeof ctx.params.sourceCrs === 'string' ? { sourceCrs: ctx.params.sourceCrs } : {}),
       };
       // The split refuses what the engine cannot read; a run split elsewhere is refused here too,
       // as data (never retried), before any tool wastes its budget on it.
@@ -129,6 +135,7 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
             power,
             selection: summary.selection,
             output: ctx.output,
+            sourceSrs: sourceSrsOf(ctx.params),
           });
           await writeFile(pipeline, `${JSON.stringify(spec, null, 2)}\n`);
           await tools.run('pdal', ['pipeline', pipeline]);

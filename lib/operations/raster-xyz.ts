@@ -1,4 +1,5 @@
 import type { TileTask } from '../model/tile.js';
+import { overrideSrs } from '../tiling/source-crs-override.js';
 import type { Bounds } from '../tiling/tile-bounds.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
 import { gtiffWarpArgv, mercatorGridArgs } from '../tiling/warp-args.js';
@@ -32,7 +33,10 @@ export function rasterWarpOptions(
   if (!RESAMPLING.has(resampling)) throw new InvalidOperationParamsError(`unknown resampling ${resampling}`);
   const threshold = Object.hasOwn(ERROR_THRESHOLD, transformer) ? ERROR_THRESHOLD[transformer] : undefined;
   if (threshold === undefined) throw new InvalidOperationParamsError(`unknown transformer ${transformer}`);
+  // The job's source CRS replaces the file's, as the split planned with it (job-params.ts).
+  const sourceCrs = typeof params.sourceCrs === 'string' ? ['-s_srs', overrideSrs(params.sourceCrs)] : [];
   return [
+    ...sourceCrs,
     ...mercatorGridArgs(bounds, width, height),
     '-r',
     resampling,

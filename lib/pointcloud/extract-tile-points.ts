@@ -3,6 +3,7 @@ import type { Bbox } from '../tiling/bbox.js';
 import { UnsupportedCrsError } from '../tiling/errors.js';
 import { horizontalWkt } from '../tiling/horizontal-wkt.js';
 import { resolveCrs } from '../tiling/resolve-crs.js';
+import { overrideSrs, sourceCrsOverride } from '../tiling/source-crs-override.js';
 import { chooseGroundSelection, GROUND_CLASS, type GroundSelection } from './choose-ground-selection.js';
 import { openPointCloud } from './open-point-cloud.js';
 import { pointBatches } from './point-batches.js';
@@ -27,6 +28,8 @@ export const extractTileRequestSchema = z
     radius: z.number().positive().finite(),
     /** Where `points` mode writes points.csv and points.vrt. */
     outDir: z.string().min(1),
+    /** The job's source CRS (EPSG:<code>, PROJ or WKT), replacing what the file says. */
+    sourceCrs: z.string().min(1).optional(),
   })
   .strict();
 
@@ -66,20 +69,24 @@ export async function extractTilePoints(request: ExtractTileRequest): Promise<Ex
   const cloud = await openPointCloud(request.source);
   try {
     const { header } = cloud;
-    if (!header.crs) {
+    // The job's source CRS replaces the file's, as the split planned with it.
+    const crs = request.sourceCrs === undefined ? header.crs : sourceCrsOverride(request.sourceCrs);
+    if (!crs) {
       throw new UnsupportedCrsError(
         `${request.source} has no CRS (no GeoKeyDirectory or OGC WKT VLR): its points cannot be placed on a map`,
       );
     }
-    const resolved = resolveCrs(header.crs);
-    // GDAL reprojects the points: give it what the file says (GDAL reads every WKT dialect and
-    // axis order itself), not the proj4 rewrite (a south-orientated TM becomes TM for proj4).
+    const resolved = resolveCrs(crs);
+    // GDAL reprojects the points: give it what the file (or the user) says (GDAL reads every WKT
+    // dialect and axis order itself), not the proj4 rewrite (a south-orientated TM becomes TM for proj4).
     const srs =
-      header.crs.kind === 'epsg'
-        ? `EPSG:${header.crs.code}`
-        : header.crs.kind === 'wkt'
-          ? horizontalWkt(header.crs.wkt)
-          : resolved.definition;
+      request.sourceCrs !== undefined
+        ? overrideSrs(request.sourceCrs)
+        : crs.kind === 'epsg'
+          ? `EPSG:${crs.code}`
+          : crs.kind === 'wkt'
+            ? horizontalWkt(crs.wkt)
+            : resolved.definition;
     const region = tileRegion(request.tile, request.radius, resolved);
     const sourceBox = region.source && intersect(region.source, header.bbox);
     const classes = new Float64Array(256);

@@ -26,6 +26,8 @@ export interface PdalDtmPipelineOptions {
   readonly selection: 'ground' | 'unclassified';
   /** The raster to write (a .part path: the driver is named, never guessed from the name). */
   readonly output: string;
+  /** The job's source CRS, as PDAL's `override_srs` takes it: replaces what the file says. */
+  readonly sourceSrs?: string;
 }
 
 export type PdalStage = Readonly<Record<string, string | number | boolean>>;
@@ -57,18 +59,20 @@ export function cropToBuffered(buffered: Bounds): PdalStage {
 export function pdalDtmPipeline(options: PdalDtmPipelineOptions): { pipeline: PdalStage[] } {
   const { bounds, buffered, sourceBox } = options;
   const cell = (bounds.maxX - bounds.minX) / TILE_PIXELS;
+  // The user's source CRS wins over what the extractor read from the file.
+  const srs = options.sourceSrs ?? options.srs;
   const reader: PdalStage =
     options.format === 'copc'
       ? {
           type: 'readers.copc',
           filename: options.source,
-          override_srs: options.srs,
+          override_srs: srs,
           // In the file's own CRS: every PDAL version takes that; the exact cut is the crop below.
           ...(sourceBox
             ? { bounds: pdalBounds(sourceBox[0], sourceBox[2], sourceBox[1], sourceBox[3]) }
             : {}),
         }
-      : { type: 'readers.las', filename: options.source, override_srs: options.srs };
+      : { type: 'readers.las', filename: options.source, override_srs: srs };
   const pipeline: PdalStage[] = [reader, cropToBuffered(buffered)];
   // SMRF's defaults (cell 1, window 18, threshold 0.5) are in the data's units: it runs before
   // reprojection, on the source's own metres or feet, as it is usually tuned.

@@ -30,8 +30,10 @@ export const TRANSFORMERS = ['approximate', 'exact'] as const;
 export type Transformer = (typeof TRANSFORMERS)[number];
 export const DEFAULT_TRANSFORMER: Transformer = 'approximate';
 export const MAX_JOB_ZOOM = 22;
-/** A sidecar is a few dozen bytes; anything larger is not one we should parse. */
+/** A sidecar is a few dozen bytes (a WKT source CRS a few thousand); anything larger is not one we should parse. */
 export const MAX_SIDECAR_BYTES = 4096;
+/** A WKT source CRS fits; the sidecar's own bound applies too. */
+const MAX_SOURCE_CRS_CHARS = 3500;
 
 /**
  * The tile parameters a job may set. Strict: an unknown key is an error, not silently ignored;
@@ -43,6 +45,17 @@ export const tileParamsSchema = z
     zoom: z.number().int().min(0).max(MAX_JOB_ZOOM).optional(),
     resampling: z.enum(RESAMPLING_METHODS).optional(),
     transformer: z.enum(TRANSFORMERS).optional(),
+    /**
+     * The source's CRS, replacing what the file says (`gdalwarp -s_srs`, PDAL's `override_srs`):
+     * EPSG:<code>, a PROJ string or a WKT. Never taken for an option: it follows its flag as a
+     * separate argument, and may not start with `-`.
+     */
+    sourceCrs: z
+      .string()
+      .min(1)
+      .max(MAX_SOURCE_CRS_CHARS)
+      .regex(/^[^-\s]/, 'must be EPSG:<code>, a PROJ string or a WKT')
+      .optional(),
   })
   .strict();
 
@@ -92,15 +105,18 @@ export function normaliseParams(
   params: TileParams,
   zoom: number,
 ): Readonly<Record<string, string | number>> {
+  // The override changes where every pixel or point lands: part of the parameters (and their hash).
+  const sourceCrs: Record<string, string> =
+    params.sourceCrs === undefined ? {} : { sourceCrs: params.sourceCrs };
   if (operation === 'raster-xyz') {
     const resampling = params.resampling ?? DEFAULT_RESAMPLING;
-    return { resampling, transformer: params.transformer ?? DEFAULT_TRANSFORMER, zoom };
+    return { resampling, transformer: params.transformer ?? DEFAULT_TRANSFORMER, zoom, ...sourceCrs };
   }
   for (const key of ['resampling', 'transformer'] as const) {
     if (params[key] !== undefined)
       throw new InvalidJobParamsError(`${key} applies to raster-xyz, not to ${operation}`);
   }
-  return { zoom };
+  return { zoom, ...sourceCrs };
 }
 
 /** A short hash of the operation and its normalised parameters: part of every sub-tile id. */

@@ -6,6 +6,7 @@ import { UnsupportedCrsError } from '../tiling/errors.js';
 import { nativeZoom } from '../tiling/native-zoom.js';
 import { reprojectFootprint } from '../tiling/reproject-footprint.js';
 import { type ResolvedCrs, resolveCrs } from '../tiling/resolve-crs.js';
+import { sourceCrsOverride } from '../tiling/source-crs-override.js';
 import { type TileRange, tileCount } from '../tiling/tile-range.js';
 import { tileRanges } from '../tiling/tile-ranges.js';
 import { EmptyFootprintError, MissingCrsError, NotGeoreferencedError, TooManyTilesError } from './errors.js';
@@ -17,6 +18,8 @@ export const DEFAULT_MAX_TILES = 1_000_000;
 export interface TilePlan {
   /** The CRS the footprint was reprojected from, as a label. */
   readonly crs: string;
+  /** What the planning could not reproduce exactly (PROJ's best operation uses a grid): for the run. */
+  readonly warnings: readonly string[];
   /**
    * The source footprint in EPSG:3857, clamped to the Mercator latitudes; x runs past ±20037508 m
    * when the source crosses the antimeridian.
@@ -45,6 +48,15 @@ function resolutionOf(header: SourceHeader, bbox: Bbox): number {
   return Math.sqrt((width * height) / header.pointCount);
 }
 
+/** The job's source CRS override as a CRS reference; a failure names the file. */
+function overrideIn(sourceCrs: string, where: string): CrsRef {
+  try {
+    return sourceCrsOverride(sourceCrs);
+  } catch (error) {
+    throw new UnsupportedCrsError(`${where}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /** The resolved CRS; a failure names the file as well as the CRS and what cannot be reprojected. */
 function resolveIn(ref: CrsRef, where: string): ResolvedCrs {
   try {
@@ -58,15 +70,18 @@ function resolveIn(ref: CrsRef, where: string): ResolvedCrs {
 /**
  * Where a source lands on the XYZ grid and how many sub-tiles that makes: CRS → footprint in
  * EPSG:3857 → zoom (requested, else native) → tile range. Pure: no I/O, so `geohub plan` and the
- * split Lambda agree by construction.
+ * split Lambda agree by construction. `sourceCrs` (the job's override: EPSG:<code>, PROJ or WKT)
+ * replaces whatever CRS the file says, as `gdalwarp -s_srs` does.
  */
 export function planTiles(
   header: SourceHeader,
   requestedZoom: number | undefined,
   where: string,
   maxTiles = DEFAULT_MAX_TILES,
+  sourceCrs?: string,
 ): TilePlan {
-  if (!header.crs) {
+  const crsRef = sourceCrs === undefined ? header.crs : overrideIn(sourceCrs, where);
+  if (!crsRef) {
     throw new MissingCrsError(
       header.kind === 'raster'
         ? `${where} has no coordinate reference system (no GeoKeys): assign one, e.g. gdal_translate -a_srs EPSG:xxxx`
@@ -83,7 +98,7 @@ export function planTiles(
   if (header.kind === 'pointcloud' && header.pointCount === 0) {
     throw new EmptyFootprintError(`${where} has no points: nothing to grid`);
   }
-  const crs = resolveIn(header.crs, where);
+  const crs = resolveIn(crsRef, where);
   checkCrsBounds(ring, crs, where);
   const bbox3857 = reprojectFootprint(ring, crs);
   if (!bbox3857 || !hasArea(bbox3857)) {
@@ -110,5 +125,14 @@ export function planTiles(
         `${fmt(maxTiles)}; choose a lower zoom (its native zoom is ${native}) in the .job.json sidecar`,
     );
   }
-  return { crs: crs.label, bbox3857, resolution, nativeZoom: native, zoom, ranges, total };
+  return {
+    crs: crs.label,
+    warnings: crs.gridWarning ? [crs.gridWarning] : [],
+    bbox3857,
+    resolution,
+    nativeZoom: native,
+    zoom,
+    ranges,
+    total,
+  };
 }

@@ -87,7 +87,13 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     );
   }
   checkWorkersCanDecode(header, deps.pointcloudEngine ?? (await chooseEngine('auto')), where);
-  const plan = planTiles(header, request.params.zoom, where, deps.maxTiles ?? DEFAULT_MAX_TILES);
+  const plan = planTiles(
+    header,
+    request.params.zoom,
+    where,
+    deps.maxTiles ?? DEFAULT_MAX_TILES,
+    request.params.sourceCrs,
+  );
   const params = normaliseParams(operation, request.params, plan.zoom);
   const version = paramsVersion(operation, params);
   const runId = runIdFor(source);
@@ -102,6 +108,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     total: 0,
     executionArn: request.executionArn,
     sourceDatetime: header.datetime,
+    ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
   });
   if (created === 'exists') {
     const existing = await ledger.getRun(runId);

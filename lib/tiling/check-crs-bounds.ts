@@ -19,7 +19,8 @@ const fmt = (n: number) => String(Number(n.toPrecision(10)));
  */
 export function checkCrsBounds(ring: readonly Point[], crs: ResolvedCrs, where: string): void {
   if (!crs.geographic) return;
-  const box = bboxOfPoints(ring);
+  const unit = crs.degreesPerUnit ?? 1;
+  const box = bboxOfPoints(ring.map(([x, y]) => [x * unit, y * unit] as Point));
   if (!box) return;
   const [minX, minY, maxX, maxY] = box;
   const latOk = minY >= -90 - SLACK_DEGREES && maxY <= 90 + SLACK_DEGREES;
@@ -28,9 +29,10 @@ export function checkCrsBounds(ring: readonly Point[], crs: ResolvedCrs, where: 
     ((minX >= -180 - SLACK_DEGREES && maxX <= 180 + SLACK_DEGREES) ||
       (minX >= -SLACK_DEGREES && maxX <= 360 + SLACK_DEGREES));
   if (latOk && lonOk) return;
+  const range = (limit: number) => fmt(limit / unit);
   throw new BoundsOutsideCrsError(
-    `${where}: its bounds (x ${fmt(minX)} to ${fmt(maxX)}, y ${fmt(minY)} to ${fmt(maxY)}) cannot be in its ` +
-      `declared CRS ${crs.label}, whose coordinates are degrees of longitude (−180 to 180) and latitude ` +
-      '(−90 to 90); the file declares the wrong CRS',
+    `${where}: its bounds (x ${fmt(minX / unit)} to ${fmt(maxX / unit)}, y ${fmt(minY / unit)} to ${fmt(maxY / unit)}) ` +
+      `cannot be in its declared CRS ${crs.label}, whose coordinates are ${unit === 1 ? 'degrees' : 'units'} of longitude ` +
+      `(−${range(180)} to ${range(180)}) and latitude (−${range(90)} to ${range(90)}); the file declares the wrong CRS`,
   );
 }

@@ -13,6 +13,8 @@ export type GeoKeys = Readonly<Record<string, number | string | readonly number[
 export type CrsRef =
   | { readonly kind: 'epsg'; readonly code: number; readonly citation?: string }
   | { readonly kind: 'wkt'; readonly wkt: string }
+  /** A PROJ string (`+proj=…`), as a user's source CRS override gives one. */
+  | { readonly kind: 'proj'; readonly proj: string }
   | { readonly kind: 'user-defined'; readonly description: string; readonly keys?: GeoKeys };
 
 /** A short human label for messages and logs. */
@@ -26,5 +28,7 @@ export function describeCrs(ref: CrsRef): string {
     }
     case 'user-defined':
       return `a user-defined CRS (${ref.description})`;
+    case 'proj':
+      return `PROJ string "${ref.proj}"`;
   }
 }

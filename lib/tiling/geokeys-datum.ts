@@ -1,7 +1,6 @@
 import type { GeoKeys } from './crs-ref.js';
 import { epsgEntry } from './epsg-database.js';
 import { UnsupportedCrsError } from './errors.js';
-import { withoutGrids } from './grid-free-datum.js';
 
 const USER_DEFINED = 32767;
 const isCode = (v: unknown): v is number =>
@@ -94,7 +93,7 @@ export function angularUnit(keys: GeoKeys): number {
 function datumOfGeographic(code: number): string | undefined {
   const entry = epsgEntry(code);
   if (!entry?.proj4 || !/\+proj=longlat\b/.test(entry.proj4)) return undefined;
-  return withoutGrids(entry.proj4)
+  return entry.proj4
     .replace(/\+(proj=longlat|no_defs|type=crs|axis=\S+|units=\S+)/g, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -102,12 +101,11 @@ function datumOfGeographic(code: number): string | undefined {
 
 /**
  * A datum code's definition through the geographic CRS that EPSG numbers after it (datum 6xxx,
- * CRS 4xxx: 6326 → 4326, 6277 → 4277), checked against that CRS's WKT.
+ * CRS 4xxx: 6326 → 4326, 6277 → 4277), checked against that CRS's datum.
  */
 function datumByCode(code: number): string | undefined {
   if (code < 6001 || code > 6999) return undefined;
-  const entry = epsgEntry(code - 2000);
-  if (!entry?.wkt?.includes(`AUTHORITY["EPSG","${code}"]`)) return undefined;
+  if (epsgEntry(code - 2000)?.datum !== code) return undefined;
   return datumOfGeographic(code - 2000);
 }
 

@@ -1,7 +1,7 @@
 import proj4 from 'proj4';
 import { type FileAxes, fileAxes } from './crs-axes.js';
 import { type CrsRef, describeCrs } from './crs-ref.js';
-import { epsgEntry } from './epsg-database.js';
+import { EPSG_REGISTRY_ORIGIN, type EpsgEntry, epsgEntry } from './epsg-database.js';
 import { UnsupportedCrsError } from './errors.js';
 import { esriGeostationary } from './esri-geostationary.js';
 import { esriKrovakAxes } from './esri-krovak.js';
@@ -24,6 +24,13 @@ export interface ResolvedCrs {
    * ignores them unless told, so every transform goes through crsConverter().
    */
   readonly axes: FileAxes;
+  /** A geographic CRS's degrees per unit of the file's coordinates (0.9 for grads); 1 if absent. */
+  readonly degreesPerUnit?: number;
+  /**
+   * What the planning cannot reproduce exactly: PROJ's best operation for the CRS uses a grid
+   * proj4 does not have, and the error of the Helmert used instead (recorded on the run).
+   */
+  readonly gridWarning?: string;
 }
 
 /** Codes that are Web Mercator under any of its historical names. */
@@ -60,6 +67,20 @@ function resolved(label: string, definition: string, webMercator: boolean, axes?
   return { label, definition, webMercator, geographic: projName === 'longlat', axes: axes ?? fileAxes(axis) };
 }
 
+/** The run's note on a CRS whose best operation needs a grid geohub does not ship (docs/crs.md#grids). */
+function gridWarning(label: string, entry: EpsgEntry): string | undefined {
+  const grid = entry.grid;
+  if (!grid) return undefined;
+  const error =
+    grid.metres !== undefined
+      ? `${grid.metres} m from the grid's answer at the centre of its area of use (measured)`
+      : `up to about ${grid.accuracy} m (the accuracy EPSG gives for ${entry.via?.join(' + ') ?? 'it'})`;
+  return (
+    `${label}: PROJ's best transformation to WGS 84 uses the grid ${grid.grids.join(', ')}, which the tile ` +
+    `planning does not apply; it uses ${entry.via?.join(' + ') ?? 'a Helmert'} instead, ${error}`
+  );
+}
+
 function resolveEpsg(code: number, citation: string | undefined): ResolvedCrs {
   // Deprecated aliases of Web Mercator (900913, 3785, …) are gone from the registry but not from files.
   const entry = epsgEntry(WEB_MERCATOR_CODES.has(code) ? 3857 : code);
@@ -74,19 +95,20 @@ function resolveEpsg(code: number, citation: string | undefined): ResolvedCrs {
   if (kind)
     throw new UnsupportedCrsError(`${label} is ${kind}, not a map CRS: it cannot place the source on a map`);
   if (!entry.proj4) {
-    // The registry's WKT1 still names the method and its parameters; proj4 parses most of them.
-    const method = entry.wkt ? /PROJECTION\s*\[\s*"([^"]+)"/i.exec(entry.wkt)?.[1] : undefined;
-    if (entry.wkt && method) return resolved(label, entry.wkt, false);
     throw new UnsupportedCrsError(
-      `${label} cannot be reprojected: the EPSG registry geohub ships (epsg-index) has no definition of it`,
+      `${label} cannot be reprojected: PROJ ${EPSG_REGISTRY_ORIGIN.proj} gives no proj4 definition of it`,
     );
   }
-  return resolved(label, withoutGrids(entry.proj4), WEB_MERCATOR_CODES.has(code));
+  return {
+    ...resolved(label, entry.proj4, WEB_MERCATOR_CODES.has(code)),
+    ...(entry.unit ? { degreesPerUnit: entry.unit } : {}),
+    ...(entry.grid ? { gridWarning: gridWarning(label, entry) } : {}),
+  };
 }
 
 /**
  * Turns what the file says into something proj4 can reproject: an EPSG code through the
- * registry (epsg-index), a WKT (its horizontal part; its PROJ4 extension when it has one; ESRI's
+ * registry (derived from PROJ's database: epsg-database.ts), a WKT (its horizontal part; its PROJ4 extension when it has one; ESRI's
  * geostationary view, which proj4 does not read), or
  * user-defined GeoKeys through the definition GDAL would build from them. Fails with a message
  * naming the CRS found and what cannot be reprojected.
@@ -111,6 +133,8 @@ export function resolveCrs(ref: CrsRef): ResolvedCrs {
         esriKrovakAxes(horizontal, label),
       );
     }
+    case 'proj':
+      return resolved(label, withoutGrids(ref.proj), false);
     case 'user-defined': {
       if (!ref.keys)
         throw new UnsupportedCrsError(`${label} cannot be reprojected: its GeoKeys were not read`);

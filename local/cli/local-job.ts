@@ -11,9 +11,14 @@ import { CliError } from './cli-error.js';
 /**
  * The job of a local run, as the upload trigger reads it on S3: `--job <file>`, else a
  * `<file>.job.json` next to the input if there is one. Sized before it is read, validated
- * with the same strict schema; `--zoom` wins over the sidecar's zoom.
+ * with the same strict schema; `--zoom` and `--s-srs` win over the sidecar's zoom and sourceCrs.
  */
-export async function readLocalJob(input: string, jobOption?: string, zoom?: number): Promise<JobParams> {
+export async function readLocalJob(
+  input: string,
+  jobOption?: string,
+  zoom?: number,
+  sourceCrs?: string,
+): Promise<JobParams> {
   const path = jobOption ?? sidecarKeyFor(input);
   const s = await stat(path).catch(() => undefined);
   if (!s && jobOption !== undefined) throw new CliError(`cannot read --job ${jobOption}: no such file`);
@@ -30,5 +35,15 @@ export async function readLocalJob(input: string, jobOption?: string, zoom?: num
       throw new CliError(`cannot read ${path}: ${(error as Error).message}`, 1, { cause: error });
     }
   }
-  return zoom === undefined ? job : { ...job, zoom };
+  const given = {
+    ...job,
+    ...(zoom === undefined ? {} : { zoom }),
+    ...(sourceCrs === undefined ? {} : { sourceCrs }),
+  };
+  // Validated as a sidecar is: the options go through the same schema.
+  try {
+    return parseJobParams(JSON.stringify(given), 'the job');
+  } catch (error) {
+    throw new CliError((error as Error).message, 1, { cause: error });
+  }
 }

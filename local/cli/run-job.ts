@@ -11,6 +11,8 @@ export interface RunJobOptions {
   readonly zoom?: number;
   /** A job sidecar; default `<file>.job.json` when it exists. */
   readonly job?: string;
+  /** The source's CRS, replacing the file's (`--s-srs`): EPSG:<code>, a PROJ string or a WKT. */
+  readonly sourceCrs?: string;
   /** Replace a previous run's outputs in `out` (refused otherwise). */
   readonly replace?: boolean;
   readonly workers: number;
@@ -37,6 +39,8 @@ export interface RunSummary {
   /** The input's upload to the local bucket: bytes, seconds, and the parts S3 acknowledged. */
   readonly upload?: { readonly bytes: number; readonly seconds: number; readonly parts: number };
   readonly reason?: string;
+  /** The run's warnings (a CRS planned without its grid: docs/crs.md#grids). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -48,7 +52,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const started = Date.now();
   // Everything the user gave is checked before anything starts.
   const input = await checkInputFile(options.file);
-  const job = await readLocalJob(input.path, options.job, options.zoom);
+  const job = await readLocalJob(input.path, options.job, options.zoom, options.sourceCrs);
   const out = await prepareOutputDir(options.out, options.replace ?? false);
   await checkRoomForCopy(options.file, input.path);
   // The emulators first, DynamoDB Local's Java the longest start of all: the hub's code (most

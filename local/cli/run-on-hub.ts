@@ -176,5 +176,6 @@ function summary(
     },
     durationMs: Date.now() - started,
     ...(reason ? { reason } : {}),
+    ...(run?.warnings?.length ? { warnings: run.warnings } : {}),
   };
 }

@@ -3,7 +3,8 @@
 Reads JSON on stdin: {"dir": <scratch dir>, "cases": [{"id", "srs", "u", "v", "fraction",
 "lonlat"?, "gt"?, "size"?}]}. For each case it makes a sparse 256 x 192 GeoTIFF (or "size")
 in `srs` with GDAL, placed at the fractions u, v of the CRS's area of use and about `fraction`
-of its width wide (or at "lonlat" [lon, lat, width in degrees], or with geotransform "gt"),
+of its width wide, or "metres" wide (or at "lonlat" [lon, lat, width in degrees], or with
+geotransform "gt"),
 then computes, with GDAL/PROJ only:
   zoom   - the XYZ zoom closest to the resolution gdalwarp suggests for EPSG:3857's Mercator
            centred on the raster's longitude (the resolution does not depend on lon_0, and
@@ -83,11 +84,13 @@ def place(case, srs, W, H):
         lon = west + (east - west) * case["u"]
         lat = area.south_lat_degree + (area.north_lat_degree - area.south_lat_degree) * case["v"]
         lon = (lon + 180) % 360 - 180
-        width = (east - west) * case["fraction"]
+        width = (east - west) * case.get("fraction", 0.01)
     ct = osr.CoordinateTransformation(WGS84, srs)
     x0, y0, _ = ct.TransformPoint(lon, lat)
     x1, y1, _ = ct.TransformPoint(lon + width / 2, lat)
     pixel = 2 * math.hypot(x1 - x0, y1 - y0) / W
+    if "metres" in case:  # pixels of metres / W metres, in the CRS's unit (US feet for a State Plane)
+        pixel = case["metres"] / W / srs.GetLinearUnits()
     if not (math.isfinite(pixel) and pixel > 0 and math.isfinite(x0) and math.isfinite(y0)):
         raise RuntimeError(f"no place for a raster at {lon}, {lat}")
     return [x0 - pixel * W / 2, pixel, 0, y0 + pixel * H / 2, 0, -pixel]

@@ -12,6 +12,8 @@ export interface OracleCase {
   readonly u?: number;
   readonly v?: number;
   readonly fraction?: number;
+  /** Or, at u, v: the raster's width in metres (256 pixels: metres / 256 a pixel). */
+  readonly metres?: number;
   /** Or: centre longitude, latitude and width in degrees. */
   readonly lonlat?: readonly [number, number, number];
   /** Or: the geotransform itself, with the raster size. */

@@ -58,6 +58,7 @@ export function runOperations(ctx: LedgerContext): RunOps {
                 executionArn: run.executionArn,
                 reason: run.reason,
                 sourceDatetime: run.sourceDatetime,
+                warnings: run.warnings,
                 createdAt: at,
                 updatedAt: at,
               },

@@ -11,6 +11,7 @@ interface RunOptions {
   out: string;
   zoom?: number;
   job?: string;
+  sSrs?: string;
   replace?: boolean;
   workers: number;
   json?: boolean;
@@ -34,7 +35,11 @@ export function registerRun(program: Command, io: CliIo): void {
     )
     .option(
       '--job <file>',
-      'job sidecar {"operation","zoom","resampling","transformer"} (default: <file>.job.json if present)',
+      'job sidecar {"operation","zoom","resampling","transformer","sourceCrs"} (default: <file>.job.json if present)',
+    )
+    .option(
+      '--s-srs <crs>',
+      "the source's CRS, replacing what the file says (as gdalwarp -s_srs): EPSG:<code>, a PROJ string or a WKT",
     )
     .option('--replace', "replace a previous run's outputs in --out")
     .option(
@@ -66,6 +71,7 @@ export function registerRun(program: Command, io: CliIo): void {
           out: opts.out,
           zoom: opts.zoom,
           job: opts.job,
+          sourceCrs: opts.sSrs,
           replace: opts.replace,
           workers: opts.workers,
           signal: controller.signal,
@@ -85,6 +91,7 @@ export function registerRun(program: Command, io: CliIo): void {
             `${summary.status}: run ${summary.runId}, ${t.done}/${t.total} sub-tiles done, ${t.failed} failed, ${t.cancelled} cancelled, in ${(summary.durationMs / 1000).toFixed(1)} s`,
           ];
           if (summary.reason) lines.push(`reason: ${summary.reason}`);
+          for (const warning of summary.warnings ?? []) lines.push(`warning: ${warning}`);
           if (summary.outputs.mosaic)
             lines.push(`tiles: ${summary.outputs.dir}`, `mosaic: ${summary.outputs.mosaic}`);
           if (summary.outputs.stac) lines.push(`stac: ${summary.outputs.stac}`);

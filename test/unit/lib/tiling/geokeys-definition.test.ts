@@ -37,7 +37,8 @@ describe('geoKeysDefinition', () => {
       GeographicTypeGeoKey: 4277,
       ProjectionGeoKey: 16030,
     });
-    expect(definition).toMatch(/^\+proj=utm \+zone=30 \+ellps=airy \+towgs84=446\.448/);
+    // OSGB36: Airy 1830 by its axes, and PROJ's OSGB36 to WGS 84 (6).
+    expect(definition).toMatch(/^\+proj=utm \+zone=30 \+a=6377563\.396 \+rf=299\.3249\d* \+towgs84=446\.448/);
   });
 
   it('builds polar stereographic variants A and B as GDAL reads them', () => {

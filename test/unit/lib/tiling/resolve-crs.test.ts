@@ -26,11 +26,14 @@ describe('resolveCrs', () => {
     expect(resolveCrs({ kind: 'epsg', code: 32601 }).definition).toContain('+zone=1 ');
   });
 
-  it('resolves NAD27 UTM (byte.tif) within a few metres of GDAL, thanks to the datum shift', () => {
+  it('resolves NAD27 UTM (byte.tif) within tens of metres of GDAL, with the datum shift of its area’s centre', () => {
     const crs = resolveCrs({ kind: 'epsg', code: 26711, citation: 'NAD27 / UTM zone 11N' });
     expect(crs.label).toBe('EPSG:26711 (NAD27 / UTM zone 11N)');
     const [x, y] = toMercator(crs.definition, GDAL.nad27utm11.from);
-    expect(Math.hypot(x! - GDAL.nad27utm11.to[0]!, y! - GDAL.nad27utm11.to[1]!)).toBeLessThan(5);
+    // One shift per CRS: PROJ's at the centre of the zone's area (Mexico's NAD27 to WGS 84 (13));
+    // in California GDAL takes another (docs/crs.md, "One shift per CRS"): 21 m, not the 170 m of none.
+    const off = Math.hypot(x! - GDAL.nad27utm11.to[0]!, y! - GDAL.nad27utm11.to[1]!);
+    expect(off).toBeLessThan(30);
   });
 
   it('knows Web Mercator under its several codes and says it needs no transformation', () => {
