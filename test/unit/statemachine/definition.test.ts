@@ -50,4 +50,10 @@ describe('the state machine definition', () => {
       ).toEqual([]);
     }
   });
+
+  it('hands over again when StartExecution stayed refused (a successor is named by its predecessor)', () => {
+    const states = readDefinition().States as Record<string, { Retry?: { ErrorEquals: string[] }[] }>;
+    const retried = (states.HandOver!.Retry ?? []).flatMap((r) => r.ErrorEquals);
+    expect(retried).toContain('ExecutionStartThrottledError');
+  });
 });
