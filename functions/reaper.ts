@@ -1,4 +1,6 @@
 import middy from '@middy/core';
+import { reconcileExecutions } from '../lib/coordination/reconcile-executions.js';
+import type { ExecutionStarter } from '../lib/executions/execution-starter.js';
 import type { Ledger } from '../lib/ledger/ledger.js';
 import { type FunctionDeps, functionDeps } from './deps.js';
 
@@ -11,6 +13,20 @@ export async function reapActiveRuns(ledger: Ledger, now = Date.now()): Promise<
   return { reaped: await ledger.reapExpiredLeases(now) };
 }
 
-export const reaperTask = (deps: Pick<FunctionDeps, 'ledger'>) => async () => reapActiveRuns(deps.ledger);
+/** The leases, then the ends of executions whose status event EventBridge never delivered. */
+export const reaperTask =
+  (deps: Pick<FunctionDeps, 'ledger' | 'chain'> & { starter: Pick<ExecutionStarter, 'statusOf'> }) =>
+  async () => {
+    const { reaped } = await reapActiveRuns(deps.ledger);
+    const ends = await reconcileExecutions(deps);
+    return {
+      reaped,
+      reconciled: ends.filter((e) => e.outcome !== 'unchanged' && e.outcome !== 'ignored').length,
+    };
+  };
 
-export const handler = middy().handler(() => reaperTask(functionDeps())());
+export const handler = middy().handler(() => {
+  const deps = functionDeps();
+  // The starter is built when the leases are freed: a reaper without one still frees them.
+  return reaperTask({ ...deps, starter: { statusOf: (arn) => deps.starter().statusOf!(arn) } })();
+});

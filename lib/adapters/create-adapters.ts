@@ -3,6 +3,7 @@ import { createSfnClient } from '../aws/sfn-client.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/errors.js';
 import type { ExecutionStarter } from '../executions/execution-starter.js';
+import { retryingStarter } from '../executions/retrying-starter.js';
 import { createSfnStarter } from '../executions/sfn-starter.js';
 import { createDynamoLedger } from '../ledger/dynamodb-ledger.js';
 import { createDynamoExecutionChain, type ExecutionChain } from '../ledger/execution-chain.js';
@@ -51,7 +52,8 @@ export function createAdapters(config: Config, options: AdapterOptions = {}): Ad
     starter() {
       if (!config.stateMachineArn)
         throw new ConfigError('GEOHUB_STATE_MACHINE_ARN is required to start executions');
-      starter ??= createSfnStarter(createSfnClient(config), config.stateMachineArn);
+      // A refused StartExecution is tried again, so no upload or hand-over loses its run.
+      starter ??= retryingStarter(createSfnStarter(createSfnClient(config), config.stateMachineArn));
       return starter;
     },
     destroy() {

@@ -6,6 +6,9 @@ import type { ReceivedMessage, WorkQueue } from '../queue/work-queue.js';
 import { RequeueFailedError } from './errors.js';
 import { startSuccessor } from './start-successor.js';
 
+/** The shortest long poll: it returns as soon as letters are there, or after a second. */
+const LONG_POLL_SECONDS = 1;
+
 export interface RedriveDeps {
   readonly ledger: Ledger;
   readonly chain: ExecutionChain;
@@ -32,12 +35,15 @@ export interface RedriveReport {
  * breaker's evidence is reset, and a new execution resumes coordinating the run.
  */
 export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<RedriveReport> {
-  // 1. Collect the dead letters to re-drive (they stay hidden while we work on them).
+  // 1. Collect the dead letters to re-drive (they stay hidden while we work on them). A long
+  // poll, however short: a short poll asks a sample of SQS's servers and may answer nothing
+  // while letters remain, which ended this loop with them left behind. A long poll asks every
+  // server, so an empty answer means no visible letter is left.
   const dead = new Map<string, ReceivedMessage[]>();
   const seen = new Set<string>();
   let leftInDeadLetters = 0;
   for (;;) {
-    const messages = await deps.deadLetters.receive(10, 0, 60);
+    const messages = await deps.deadLetters.receive(10, LONG_POLL_SECONDS, 60);
     const fresh = messages.filter((m) => !seen.has(m.id));
     if (fresh.length === 0) {
       for (const m of messages) await deps.deadLetters.setVisibility(m, 0);

@@ -14,6 +14,7 @@ import type { CapacitySettings, CapacityView } from '../hub/capacity-controller.
 import { startLocalHub } from '../hub/local-hub.js';
 import { type KillCounts, killWorkers } from './kill-workers.js';
 import { reclaimSpotWorkers } from './reclaim-spot-workers.js';
+import { strandedMessages } from './stranded-messages.js';
 
 export interface ChaosOptions {
   readonly source: string;
@@ -56,6 +57,8 @@ export interface ChaosReport {
   readonly counters?: RunCounters;
   /** What the AWS-behaviour layer saw and injected. */
   readonly faults?: FaultCounts;
+  /** What it injected outside the proxies: Lambda service errors, refused starts, lost or late events. */
+  readonly serviceFaults: Readonly<Record<string, number>>;
   /** The workers' warnings and errors, by message: what the faults and kills cost them. */
   readonly workerWarnings: Readonly<Record<string, number>>;
   /** Worker exits refused by the start-up self-check (exit 78). */
@@ -73,6 +76,12 @@ export interface ChaosReport {
     readonly countersExact: boolean;
     /** No failure or retry counted: the injected faults are retried below the sub-tile. */
     readonly countersNotInflated: boolean;
+    /**
+     * Nothing only a re-drive could recover: the dead-letter queue is empty, the work queue
+     * drains (a duplicate a retried Enqueue sent is dropped by the workers), and the reaper's
+     * round over lost status events leaves the run SUCCEEDED.
+     */
+    readonly nothingStranded: boolean;
   };
   /** PIDs started for this run (emulators, Java, workers, tool groups) still alive after the stop. */
   readonly leftAfterStop: readonly number[];
@@ -145,7 +154,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       );
     }
     const runId = upload.runId;
+    await hub.reap();
     const run = await hub.ledger.getRun(runId);
+    const stranded = await strandedMessages(hub, 60_000);
 
     const records: TileRecord[] = [];
     for await (const t of listTiles(hub.ledger, runId)) records.push(t);
@@ -187,6 +198,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         redone <= METATILES_IN_FLIGHT_PER_WORKER * allKills * largest,
       countersExact: counters?.done === planned.length && counters.total === planned.length,
       countersNotInflated: counters?.failed === 0 && counters.retried === 0,
+      nothingStranded: stranded === 0 && run?.status === 'SUCCEEDED',
     };
     const restarts = hub.pool.activity().reduce((n, w) => n + w.restarts, 0);
     result = {
@@ -203,6 +215,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       redoneMetatiles,
       counters,
       faults: hub.stack.faults(),
+      serviceFaults: hub.serviceFaults(),
       workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
       checks,

@@ -6,6 +6,7 @@ import { FRONT_DOORS } from './front-door.js';
 import { s3Faults } from './s3-faults.js';
 import { seededRandom } from './seeded-random.js';
 import { sqsFaults } from './sqs-faults.js';
+import { sqsShortPoll } from './sqs-short-poll.js';
 
 export type FaultService = 'dynamodb' | 's3' | 'sqs';
 
@@ -43,7 +44,14 @@ export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<A
   const deciders: Record<FaultService, (random: () => number) => FaultDecider> = {
     dynamodb: (random) => dynamodbFaults({ rates: rates.dynamodb, random, keyNames: options.keyNames }),
     s3: (random) => s3Faults(rates.s3, random),
-    sqs: (random) => sqsFaults(rates.sqs, random),
+    sqs: (random) => {
+      const shortPoll = sqsShortPoll(rates.sqs.emptyShortPoll, random);
+      const failures = sqsFaults(rates.sqs, random);
+      return (request) => {
+        const verdict = failures(request);
+        return verdict.inject ? verdict : shortPoll(request);
+      };
+    },
   };
   const services: FaultService[] = ['dynamodb', 's3', 'sqs'];
   const proxies: FaultProxy[] = [];

@@ -17,6 +17,12 @@ const schema = z.object({
   GEOHUB_FAULT_S3_503: rate.default(0),
   GEOHUB_FAULT_S3_500: rate.default(0),
   GEOHUB_FAULT_SQS_500: rate.default(0),
+  GEOHUB_FAULT_SQS_EMPTY_SHORT_POLL: rate.default(0),
+  GEOHUB_FAULT_LAMBDA_SERVICE: rate.default(0),
+  GEOHUB_FAULT_SFN_START_THROTTLE: rate.default(0),
+  GEOHUB_FAULT_EVENTS_LOST: rate.default(0),
+  GEOHUB_FAULT_EVENTS_LATE: rate.default(0),
+  GEOHUB_FAULT_EVENTS_LATE_MS: z.coerce.number().int().min(0).default(5_000),
   GEOHUB_FAULT_LATENCY_MS: z.coerce.number().int().min(0).default(0),
 });
 
@@ -42,7 +48,27 @@ export interface FaultRates {
     readonly keyReadsPerSecond: number;
   };
   readonly s3: { readonly slowDown: number; readonly serverError: number };
-  readonly sqs: { readonly serverError: number };
+  readonly sqs: {
+    readonly serverError: number;
+    /**
+     * Probability that a short-poll ReceiveMessage (WaitTimeSeconds 0) answers no message while
+     * the queue has some: SQS samples a subset of its servers (docs: "short and long polling").
+     */
+    readonly emptyShortPoll: number;
+  };
+  /**
+   * Probability that Step Functions' invocation of a task Lambda fails with a Lambda service
+   * error (Lambda.ServiceException, .SdkClientException, .TooManyRequestsException,
+   * .ClientExecutionTimeoutException), per invocation.
+   */
+  readonly lambda: { readonly serviceError: number };
+  /** Probability that StartExecution is refused (ThrottlingException, ExecutionLimitExceeded). */
+  readonly sfn: { readonly startThrottle: number };
+  /**
+   * EventBridge's delivery of execution-status events is best-effort: probability that one is
+   * never delivered, or delivered late (up to lateMs after the execution ended).
+   */
+  readonly events: { readonly lost: number; readonly late: number; readonly lateMs: number };
   /** Each request waits a uniform random time in [0, latencyMs] before it is answered. */
   readonly latencyMs: number;
 }
@@ -66,7 +92,14 @@ export function parseFaultRates(env: Env): FaultRates {
       keyReadsPerSecond: e.GEOHUB_FAULT_DYNAMODB_KEY_READS_PER_S,
     },
     s3: { slowDown: e.GEOHUB_FAULT_S3_503, serverError: e.GEOHUB_FAULT_S3_500 },
-    sqs: { serverError: e.GEOHUB_FAULT_SQS_500 },
+    sqs: { serverError: e.GEOHUB_FAULT_SQS_500, emptyShortPoll: e.GEOHUB_FAULT_SQS_EMPTY_SHORT_POLL },
+    lambda: { serviceError: e.GEOHUB_FAULT_LAMBDA_SERVICE },
+    sfn: { startThrottle: e.GEOHUB_FAULT_SFN_START_THROTTLE },
+    events: {
+      lost: e.GEOHUB_FAULT_EVENTS_LOST,
+      late: e.GEOHUB_FAULT_EVENTS_LATE,
+      lateMs: e.GEOHUB_FAULT_EVENTS_LATE_MS,
+    },
     latencyMs: e.GEOHUB_FAULT_LATENCY_MS,
   };
 }

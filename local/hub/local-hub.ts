@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { handOverTask } from '../../functions/hand-over.js';
 import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
 import { onUploadTask } from '../../functions/on-upload.js';
-import { reapActiveRuns } from '../../functions/reaper.js';
+import { reaperTask } from '../../functions/reaper.js';
 import { createAdapters } from '../../lib/adapters/create-adapters.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
@@ -28,6 +28,7 @@ import {
 import { hubConfig } from './hub-config.js';
 import { incomingKey } from './incoming-key.js';
 import { progressNudge } from './progress-nudge.js';
+import { serviceBehaviour } from './service-behaviour.js';
 import { lambdaEnv, startLambdas } from './start-lambdas.js';
 
 export interface LocalHubOptions {
@@ -86,7 +87,9 @@ export interface LocalHub {
     },
   ): Promise<StartRunOutcome & { key: string; parts: number }>;
   redrive(runId?: string): ReturnType<typeof redrive>;
-  reap(): ReturnType<typeof reapActiveRuns>;
+  reap(): ReturnType<ReturnType<typeof reaperTask>>;
+  /** What the AWS-behaviour layer did outside the proxies (Lambda, Step Functions, EventBridge). */
+  serviceFaults(): Readonly<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -164,9 +167,13 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         });
         return result;
       };
+    const aws = serviceBehaviour(options.faults, async (event) => {
+      await onExecutionStatusTask(deps)(event);
+    });
+    const { starter } = aws;
     const executions = createLocalExecutions({
       definition: readDefinition(),
-      handlers: {
+      handlers: aws.handlers({
         Split: task('split', async () => (await import('../../functions/split.js')).splitTask),
         Enqueue: task('enqueue', async () => (await import('../../functions/enqueue.js')).enqueueTask),
         CheckProgress: nudged(
@@ -182,17 +189,16 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
           async () => (await import('../../functions/mark-failed.js')).markFailedTask,
         ),
         // The runner is the starter of the next execution (defined by the time a run hands over).
-        HandOver: (input) => handOverTask({ ...deps, starter: executions })(input),
-      },
+        HandOver: (input) => handOverTask({ ...deps, starter })(input),
+      }),
       historyLimit: options.historyLimit,
       // WaitForWork's wait is the check's own (nudged, above): up to pollMs, less at a run's end.
       waitMs: { WaitForWork: 0, WaitForDrain: pollMs },
       retryIntervalMs: 200,
-      onStatus: async (event) => {
-        await onExecutionStatusTask(deps)(event);
-      },
+      onStatus: aws.events.deliver,
     });
-    const onUpload = onUploadTask({ ledger, chain, store, starter: executions });
+    aws.attach(executions);
+    const onUpload = onUploadTask({ ledger, chain, store, starter });
 
     // Uploads are announced by s3rver's events, like S3 notifications; the outcome of each is
     // kept so that upload() can report what its own event did.
@@ -235,12 +241,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
           throw error;
         }
       },
-      redrive: (runId) => redrive({ ledger, chain, queue, deadLetters, starter: executions }, runId),
-      reap: () => reapActiveRuns(ledger),
+      redrive: (runId) => redrive({ ledger, chain, queue, deadLetters, starter }, runId),
+      reap: reaperTask({ ledger, chain, starter }),
+      serviceFaults: aws.counts,
       async stop() {
         if (stopped) return;
         stopped = true;
         await executions.stopAll().catch(() => {});
+        aws.events.close();
         // Independent of each other; the stack goes once nothing talks to it any more.
         await Promise.all([lambdas?.stop(), capacity?.stop(), workers.stop()]);
         adapters.destroy();

@@ -67,7 +67,14 @@ describe('least privilege', () => {
     ],
     'mark-failed': [...LOGS, 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     'on-execution-status': [...LOGS, 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-    reaper: [...LOGS, 'dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    reaper: [
+      ...LOGS,
+      'dynamodb:Query',
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:PutItem',
+      'states:DescribeExecution',
+    ],
     capacity: [...LOGS, 'dynamodb:Query', 'ecs:DescribeServices', 'ecs:UpdateService'],
     redrive: [
       ...LOGS,

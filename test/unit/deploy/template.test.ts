@@ -106,6 +106,15 @@ describe('queue, table and bucket', () => {
     expect(work.RedrivePolicy.deadLetterTargetArn).toEqual(getAtt('DeadLetterQueue'));
   });
 
+  it('keeps a dead letter at least 7 days in the DLQ, though its retention counts from its first enqueue', () => {
+    // SQS keeps a message's enqueue time when it moves it to the DLQ, and expires it there by
+    // the DLQ's retention from that time: a DLQ that keeps no longer than the work queue can
+    // lose a letter the moment it arrives.
+    const retention = (id: string) =>
+      Number(props<{ MessageRetentionPeriod: number }>(resource(template, id)).MessageRetentionPeriod);
+    expect(retention('DeadLetterQueue') - retention('WorkQueue')).toBeGreaterThanOrEqual(7 * 24 * 3600);
+  });
+
   it('encrypts the bucket, both queues and the table', () => {
     const buckets = ofType(template, 'AWS::S3::Bucket');
     expect(buckets.length).toBeGreaterThanOrEqual(2); // data + deployment

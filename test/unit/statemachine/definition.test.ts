@@ -24,4 +24,36 @@ describe('the state machine definition', () => {
     const retried = (states.Enqueue!.Retry as { ErrorEquals: string[] }[]).flatMap((r) => r.ErrorEquals);
     expect(retried).toContain('EnqueueSendError');
   });
+
+  it("retries every Lambda task on Lambda's transient service errors, as AWS recommends", () => {
+    // docs.aws.amazon.com/step-functions/latest/dg/bp-lambda-serviceexception.html, and
+    // TooManyRequests when Lambda's concurrency is used up.
+    const transient = [
+      'Lambda.ClientExecutionTimeoutException',
+      'Lambda.ServiceException',
+      'Lambda.AWSLambdaException',
+      'Lambda.SdkClientException',
+      'Lambda.TooManyRequestsException',
+    ];
+    const states = readDefinition().States as Record<
+      string,
+      { Type: string; Retry?: { ErrorEquals: string[] }[] }
+    >;
+    const tasks = Object.entries(states).filter(([, s]) => s.Type === 'Task');
+    expect(tasks.length).toBeGreaterThan(5);
+    for (const [name, state] of tasks) {
+      const retried = new Set((state.Retry ?? []).flatMap((r) => r.ErrorEquals));
+      if (retried.has('States.ALL')) continue;
+      expect(
+        transient.filter((e) => !retried.has(e)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('hands over again when StartExecution stayed refused (a successor is named by its predecessor)', () => {
+    const states = readDefinition().States as Record<string, { Retry?: { ErrorEquals: string[] }[] }>;
+    const retried = (states.HandOver!.Retry ?? []).flatMap((r) => r.ErrorEquals);
+    expect(retried).toContain('ExecutionStartThrottledError');
+  });
 });

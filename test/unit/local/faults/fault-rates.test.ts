@@ -14,7 +14,10 @@ describe('fault rates', () => {
         keyReadsPerSecond: 3_000,
       },
       s3: { slowDown: 0, serverError: 0 },
-      sqs: { serverError: 0 },
+      sqs: { serverError: 0, emptyShortPoll: 0 },
+      lambda: { serviceError: 0 },
+      sfn: { startThrottle: 0 },
+      events: { lost: 0, late: 0 },
       latencyMs: 0,
     });
   });
