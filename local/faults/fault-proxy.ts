@@ -5,6 +5,8 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
+import type { IamGate } from '../iam/iam-gate.js';
+import type { InjectedAnswer } from './aws-error-shapes.js';
 import type { FaultDecider, Verdict } from './fault-decider.js';
 
 export interface FaultProxy {
@@ -21,6 +23,8 @@ export interface FaultProxyOptions {
   readonly random: () => number;
   readonly onInjected: (kind: string) => void;
   readonly onRequest?: () => void;
+  /** IAM (local/iam/iam-gate.ts): asked first; a refused request never reaches the faults or the stand-in. */
+  readonly gate?: IamGate;
 }
 
 // Not part of SigV4's signed headers; the proxy buffers the body, so nothing waits for a 100.
@@ -35,6 +39,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+function answer(res: ServerResponse, injected: InjectedAnswer): void {
+  res.writeHead(injected.status, { ...injected.headers, 'content-length': Buffer.byteLength(injected.body) });
+  res.end(injected.body);
+}
+
 /**
  * An HTTP proxy in front of one emulator that answers some requests itself, in AWS's
  * shapes, as the fault decider says. Requests and responses are otherwise passed through
@@ -44,8 +53,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const target = new URL(options.target);
   const agent = new Agent({ keepAlive: true });
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, verdict: Verdict) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROPPED.has(k)));
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    verdict: Verdict,
+    given: IncomingMessage['headers'],
+  ) => {
+    const headers = Object.fromEntries(Object.entries(given).filter(([k]) => !DROPPED.has(k)));
     const upstream = httpRequest(
       {
         host: target.hostname,
@@ -77,22 +92,16 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     req.socket.setNoDelay(true);
     readBody(req)
       .then(async (body) => {
-        const verdict = options.decide({
-          method: req.method ?? 'GET',
-          url: req.url ?? '/',
-          headers: req.headers,
-          body,
-        });
+        const info = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
+        const gated = options.gate ? await options.gate(info) : { headers: req.headers };
+        if ('deny' in gated) return answer(res, gated.deny);
+        const verdict = options.decide(info);
         if (options.latencyMs > 0)
           await new Promise((r) => setTimeout(r, options.random() * options.latencyMs));
         const injected = verdict.inject;
-        if (!injected) return forward(req, res, body, verdict);
+        if (!injected) return forward(req, res, body, verdict, gated.headers);
         options.onInjected(injected.kind);
-        res.writeHead(injected.status, {
-          ...injected.headers,
-          'content-length': Buffer.byteLength(injected.body),
-        });
-        res.end(injected.body);
+        answer(res, injected);
       })
       .catch(() => res.destroy());
   });

@@ -2,10 +2,14 @@ import { createAwsClients } from '../../lib/aws/clients.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
 import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
+import { iamGate } from '../iam/iam-gate.js';
+import { createLocalIam, type LocalIam } from '../iam/local-iam.js';
 import type { EmulatorKind } from './emulator-protocol.js';
 import { type EmulatorSet, startEmulators } from './emulator-set.js';
+import { CREDENTIAL_ENV } from './local-credentials.js';
 import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
+import { readServerlessDocument } from './serverless-document.js';
 
 export const LOCAL_STAGE = 'local';
 export const LOCAL_ACCOUNT = '000000000000';
@@ -18,6 +22,13 @@ export interface LocalStack {
   readonly resources: StackResources;
   /** PIDs of the emulator processes (the DynamoDB wrapper's Java child dies with it). */
   readonly pids: readonly number[];
+  /** The stack's IAM (local/iam): each principal's key, the evaluator; undefined when off. */
+  readonly iam?: LocalIam;
+  /**
+   * The environment of one principal (a function's handler file, `worker`, `operator`): the
+   * stack's, with that principal's key id, so IAM checks its calls against its role.
+   */
+  envFor(principal: string): Record<string, string>;
   /** What the AWS-behaviour layer injected so far (undefined when the stack runs without it). */
   faults(): FaultCounts | undefined;
   /** S3-style event records for objects written to the local bucket. */
@@ -30,6 +41,11 @@ export interface StartOptions {
   readonly resources?: StackResources;
   /** Put the AWS-behaviour layer in front of the emulators, at these rates. */
   readonly faults?: FaultRates;
+  /**
+   * IAM enforced as AWS does, the roles read from serverless.yml (on by default; false only for
+   * the tests of the stand-ins themselves).
+   */
+  readonly iam?: boolean;
   /** Emulators already starting (emulator-set.ts); by default this start starts them. */
   readonly emulators?: EmulatorSet;
 }
@@ -54,8 +70,21 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     const resources =
       options.resources ??
       readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
-    const emulators = await set.started;
     const { credentialEnv } = set;
+    // Read while the emulators start (the ARN formats are iam-data's files).
+    const iamStart =
+      options.iam === false
+        ? undefined
+        : createLocalIam({
+            document: readServerlessDocument(),
+            vars: { stage: LOCAL_STAGE, region: LOCAL_REGION },
+            scope: { partition: 'aws', region: LOCAL_REGION, account: LOCAL_ACCOUNT },
+            secret: credentialEnv[CREDENTIAL_ENV.secretAccessKey]!,
+          });
+    iamStart?.catch(() => {}); // awaited below, after the emulators
+    const emulators = await set.started;
+    const iam = await iamStart;
+    const stackKeyId = credentialEnv[CREDENTIAL_ENV.accessKeyId]!;
     const endpoint = (kind: EmulatorKind) => emulators.find((e) => e.kind === kind)!.endpoint;
     const baseEnv = {
       GEOHUB_REGION: LOCAL_REGION,
@@ -74,10 +103,15 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       }),
     );
     const names = await provision(bootstrap, resources).finally(() => bootstrap.destroy());
-    if (options.faults) {
+    if (options.faults || iam) {
       behaviour = await startAwsBehaviour({
         emulators: { dynamodb: endpoint('dynamodb'), s3: endpoint('s3rver'), sqs: endpoint('sqs') },
         rates: options.faults,
+        gates: iam && {
+          dynamodb: iamGate('dynamodb', iam, stackKeyId),
+          s3: iamGate('s3', iam, stackKeyId),
+          sqs: iamGate('sqs', iam, stackKeyId),
+        },
         keyNames: { [names.table]: resources.table.KeySchema.map((k) => k.AttributeName) },
       });
     }
@@ -97,10 +131,13 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     };
     return {
       env,
+      iam,
+      envFor: (principal) =>
+        iam ? { ...env, [CREDENTIAL_ENV.accessKeyId]: iam.keyFor(principal) } : { ...env },
       config: loadConfig(env),
       resources,
       pids: emulators.map((e) => e.pid),
-      faults: () => behaviour?.counts(),
+      faults: () => (options.faults ? behaviour?.counts() : undefined),
       onS3Event: (listener) => listeners.push(listener),
       stop,
     };

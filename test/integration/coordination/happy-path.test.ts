@@ -133,8 +133,14 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     // The same object version announced again, as S3 may do.
     const before = hub.executions.list().length;
     const { onUploadTask } = await import('../../../functions/on-upload.js');
-    const head = await hub.store.head(key);
-    const again = await onUploadTask({ ledger: hub.ledger, store: hub.store, starter: hub.executions })({
+    // As the on-upload function does, under its role (the operator may not read incoming/).
+    const asOnUpload = hub.principal('on-upload');
+    const head = await asOnUpload.store.head(key);
+    const again = await onUploadTask({
+      ledger: asOnUpload.ledger,
+      store: asOnUpload.store,
+      starter: hub.executions,
+    })({
       Records: [
         {
           eventName: 'ObjectCreated:Put',
