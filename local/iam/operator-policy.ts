@@ -26,6 +26,14 @@ export const OPERATOR_STATEMENTS: readonly Statement[] = [
     Action: ['dynamodb:GetItem', 'dynamodb:Query'],
     Resource: [{ 'Fn::GetAtt': ['LedgerTable', 'Arn'] }, { 'Fn::Sub': '${LedgerTable.Arn}/index/runs' }],
   },
+  // A run with no running execution is cancelled on its record.
+  { Effect: 'Allow', Action: 'dynamodb:UpdateItem', Resource: { 'Fn::GetAtt': ['LedgerTable', 'Arn'] } },
+  // The queues' depths (the page's workers panel).
+  {
+    Effect: 'Allow',
+    Action: 'sqs:GetQueueAttributes',
+    Resource: [{ 'Fn::GetAtt': ['WorkQueue', 'Arn'] }, { 'Fn::GetAtt': ['DeadLetterQueue', 'Arn'] }],
+  },
   // Cancel: the run's execution stopped.
   {
     Effect: 'Allow',

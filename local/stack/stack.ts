@@ -10,6 +10,7 @@ import { CREDENTIAL_ENV } from './local-credentials.js';
 import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
 import { readServerlessDocument } from './serverless-document.js';
+import { withVersionId } from './versioned-events.js';
 
 export const LOCAL_STAGE = 'local';
 export const LOCAL_ACCOUNT = '000000000000';
@@ -54,8 +55,11 @@ export interface StartOptions {
 export async function startLocalStack(options: StartOptions = {}): Promise<LocalStack> {
   const set = options.emulators ?? startEmulators();
   const listeners: ((record: unknown) => void)[] = [];
+  let versioned = false;
   set.onMessage((message) => {
-    if (message.type === 's3-event') for (const listener of listeners) listener(message.record);
+    if (message.type !== 's3-event') return;
+    const record = versioned ? withVersionId(message.record) : message.record;
+    for (const listener of listeners) listener(record);
   });
   let behaviour: AwsBehaviour | undefined;
   let stopped = false;
@@ -82,6 +86,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
             secret: credentialEnv[CREDENTIAL_ENV.secretAccessKey]!,
           });
     iamStart?.catch(() => {}); // awaited below, after the emulators
+    versioned = resources.bucket.versioned === true;
     const emulators = await set.started;
     const iam = await iamStart;
     const stackKeyId = credentialEnv[CREDENTIAL_ENV.accessKeyId]!;

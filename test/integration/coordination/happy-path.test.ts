@@ -8,6 +8,7 @@ import { encodeEventKey } from '../../../lib/trigger/s3-event.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { localVersionId } from '../../../local/stack/versioned-events.js';
 import { startTestHub } from '../../support/hub.js';
 import { readStacItems } from '../../support/stac-items.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -144,7 +145,15 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
       Records: [
         {
           eventName: 'ObjectCreated:Put',
-          s3: { bucket: { name: hub.store.bucket }, object: { key: encodeEventKey(key), eTag: head!.etag } },
+          s3: {
+            bucket: { name: hub.store.bucket },
+            // The same version: the bucket is versioned (serverless.yml), as the first event said.
+            object: {
+              key: encodeEventKey(key),
+              eTag: head!.etag,
+              versionId: localVersionId(hub.store.bucket, key, head!.etag),
+            },
+          },
         },
       ],
     });
