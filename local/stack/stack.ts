@@ -4,6 +4,7 @@ import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../fault
 import type { FaultRates } from '../faults/fault-rates.js';
 import { iamGate } from '../iam/iam-gate.js';
 import { createLocalIam, type LocalIam } from '../iam/local-iam.js';
+import { recordRequests } from '../iam/record-requests.js';
 import type { EmulatorKind } from './emulator-protocol.js';
 import { type EmulatorSet, startEmulators } from './emulator-set.js';
 import { CREDENTIAL_ENV } from './local-credentials.js';
@@ -62,10 +63,12 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     for (const listener of listeners) listener(record);
   });
   let behaviour: AwsBehaviour | undefined;
+  let iamOf: LocalIam | undefined;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    if (iamOf) recordRequests(iamOf.authorizer);
     await behaviour?.close();
     await set.stop();
   };
@@ -89,6 +92,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     versioned = resources.bucket.versioned === true;
     const emulators = await set.started;
     const iam = await iamStart;
+    iamOf = iam;
     const stackKeyId = credentialEnv[CREDENTIAL_ENV.accessKeyId]!;
     const endpoint = (kind: EmulatorKind) => emulators.find((e) => e.kind === kind)!.endpoint;
     const baseEnv = {
