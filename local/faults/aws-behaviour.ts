@@ -1,5 +1,6 @@
+import type { IamGate } from '../iam/iam-gate.js';
 import { dynamodbFaults } from './dynamodb-faults.js';
-import type { FaultDecider } from './fault-decider.js';
+import { type FaultDecider, PASS } from './fault-decider.js';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.js';
 import type { FaultRates } from './fault-rates.js';
 import { FRONT_DOORS } from './front-door.js';
@@ -25,7 +26,10 @@ export interface AwsBehaviour {
 
 export interface AwsBehaviourOptions {
   readonly emulators: Readonly<Record<FaultService, string>>;
-  readonly rates: FaultRates;
+  /** No rates: no faults, the layer only enforces IAM (the local stack's default). */
+  readonly rates?: FaultRates;
+  /** IAM per stand-in (local/iam/iam-gate.ts), before any fault. */
+  readonly gates?: Readonly<Record<FaultService, IamGate>>;
   /** Key attribute names by table name. */
   readonly keyNames: Readonly<Record<string, readonly string[]>>;
   /** This start's access key id: the proxies refuse any other before reading a body. */
@@ -39,12 +43,15 @@ export interface AwsBehaviourOptions {
  */
 export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<AwsBehaviour> {
   const { rates } = options;
+  const pass: FaultDecider = () => PASS;
   const requests: Record<FaultService, number> = { dynamodb: 0, s3: 0, sqs: 0 };
   const injected: Record<FaultService, Record<string, number>> = { dynamodb: {}, s3: {}, sqs: {} };
   const deciders: Record<FaultService, (random: () => number) => FaultDecider> = {
-    dynamodb: (random) => dynamodbFaults({ rates: rates.dynamodb, random, keyNames: options.keyNames }),
-    s3: (random) => s3Faults(rates.s3, random),
+    dynamodb: (random) =>
+      rates ? dynamodbFaults({ rates: rates.dynamodb, random, keyNames: options.keyNames }) : pass,
+    s3: (random) => (rates ? s3Faults(rates.s3, random) : pass),
     sqs: (random) => {
+      if (!rates) return pass;
       const shortPoll = sqsShortPoll(rates.sqs.emptyShortPoll, random);
       const failures = sqsFaults(rates.sqs, random);
       return (request) => {
@@ -57,12 +64,13 @@ export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<A
   const proxies: FaultProxy[] = [];
   try {
     for (const [i, service] of services.entries()) {
-      const random = seededRandom(rates.seed * 3 + i);
+      const random = seededRandom((rates?.seed ?? 1) * 3 + i);
       proxies.push(
         await startFaultProxy({
           target: options.emulators[service],
           decide: deciders[service](random),
-          latencyMs: rates.latencyMs,
+          latencyMs: rates?.latencyMs ?? 0,
+          gate: options.gates?.[service],
           random,
           door: { ...FRONT_DOORS[service], keyId: options.keyId },
           onRequest: () => {

@@ -6,6 +6,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { IamGate } from '../iam/iam-gate.js';
+import type { InjectedAnswer } from './aws-error-shapes.js';
 import type { FaultDecider, Verdict } from './fault-decider.js';
 import { admit, boundedBody, type FrontDoor, readBody } from './front-door.js';
 
@@ -25,11 +27,18 @@ export interface FaultProxyOptions {
   readonly onRequest?: () => void;
   /** The caller and the body's bounds, checked before a byte of the body is read (front-door.ts). */
   readonly door: FrontDoor;
+  /** IAM (local/iam/iam-gate.ts): asked first; a refused request never reaches the faults or the stand-in. */
+  readonly gate?: IamGate;
 }
 
 // Not part of SigV4's signed headers; this server has answered the 100 itself.
 const DROPPED = new Set(['expect']);
 const UNREAD = Buffer.alloc(0);
+
+function answer(res: ServerResponse, injected: InjectedAnswer): void {
+  res.writeHead(injected.status, { ...injected.headers, 'content-length': Buffer.byteLength(injected.body) });
+  res.end(injected.body);
+}
 
 /**
  * An HTTP proxy in front of one emulator that answers some requests itself, in AWS's
@@ -40,8 +49,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const target = new URL(options.target);
   const agent = new Agent({ keepAlive: true });
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer | Readable, verdict: Verdict) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROPPED.has(k)));
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer | Readable,
+    verdict: Verdict,
+    given: IncomingMessage['headers'],
+  ) => {
+    const headers = Object.fromEntries(Object.entries(given).filter(([k]) => !DROPPED.has(k)));
     const upstream = httpRequest(
       {
         host: target.hostname,
@@ -77,23 +92,21 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const stream = boundedBody(req, res, options.door);
     (options.door.buffered ? readBody(stream) : Promise.resolve(UNREAD))
       .then(async (body) => {
-        const verdict = options.decide({
-          method: req.method ?? 'GET',
-          url: req.url ?? '/',
-          headers: req.headers,
-          body,
-        });
+        const info = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
+        const gated = options.gate ? await options.gate(info) : { headers: req.headers };
+        if ('deny' in gated) {
+          if (!options.door.buffered) stream.resume(); // refused unread, as AWS does: the connection stays usable
+          return answer(res, gated.deny);
+        }
+        const verdict = options.decide(info);
         if (options.latencyMs > 0)
           await new Promise((r) => setTimeout(r, options.random() * options.latencyMs));
         const injected = verdict.inject;
-        if (!injected) return forward(req, res, options.door.buffered ? body : stream, verdict);
+        if (!injected)
+          return forward(req, res, options.door.buffered ? body : stream, verdict, gated.headers);
         options.onInjected(injected.kind);
         if (!options.door.buffered) stream.resume(); // read and dropped: the connection stays usable
-        res.writeHead(injected.status, {
-          ...injected.headers,
-          'content-length': Buffer.byteLength(injected.body),
-        });
-        res.end(injected.body);
+        answer(res, injected);
       })
       .catch(() => res.destroy());
   });

@@ -3,7 +3,6 @@ import { handOverTask } from '../../functions/hand-over.js';
 import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
 import { onUploadTask } from '../../functions/on-upload.js';
 import { reaperTask } from '../../functions/reaper.js';
-import { createAdapters } from '../../lib/adapters/create-adapters.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
@@ -14,9 +13,17 @@ import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
 import type { FaultRates } from '../faults/fault-rates.js';
+import { guardedInvoke, guardedStarter } from '../iam/guard-calls.js';
+import { OPERATOR } from '../iam/local-iam.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import type { EmulatorSet } from '../stack/emulator-set.js';
-import { type LocalStack, startLocalStack } from '../stack/stack.js';
+import {
+  LOCAL_ACCOUNT,
+  LOCAL_REGION,
+  LOCAL_STAGE,
+  type LocalStack,
+  startLocalStack,
+} from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
 import type { LambdaLimits } from '../statemachine/lambda-limits.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
@@ -27,9 +34,13 @@ import {
 } from './capacity-controller.js';
 import { hubConfig } from './hub-config.js';
 import { incomingKey } from './incoming-key.js';
-import { progressNudge } from './progress-nudge.js';
+import { type PrincipalDeps, principalDeps } from './principal-deps.js';
+import { nudgedCheck, progressNudge } from './progress-nudge.js';
 import { serviceBehaviour } from './service-behaviour.js';
-import { lambdaEnv, startLambdas } from './start-lambdas.js';
+import { functionKeys, lambdaEnv, startLambdas } from './start-lambdas.js';
+import { taskHandlers } from './task-handlers.js';
+
+const STATE_MACHINE_ARN = `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:geohub-${LOCAL_STAGE}`;
 
 export interface LocalHubOptions {
   readonly workers: number;
@@ -77,6 +88,8 @@ export interface LocalHub {
   /** Resolves once the Lambda containers warmed at start are up (a run need not wait for it). */
   readonly warm: Promise<void>;
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
+  /** The adapters one principal (a function's handler file, `worker`, `operator`) calls AWS with. */
+  principal(name: string): PrincipalDeps;
   upload(
     file: string,
     options?: {
@@ -106,7 +119,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
   const nudge = progressNudge();
   const workers = startWorkerPool({
     size: options.workers,
-    env: stackStart.then((s) => ({ ...s.env, ...options.workerEnv })),
+    env: stackStart.then((s) => ({ ...s.envFor('worker'), ...options.workerEnv })),
     onLog: (line, parsed) => {
       capacity?.observe(parsed);
       nudge.observe(parsed);
@@ -117,7 +130,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     options.lambdaLimits === false
       ? undefined
       : startLambdas(
-          stackStart.then((s) => lambdaEnv(s.env, hubConfig(s.config, options))),
+          stackStart.then((s) => ({ ...lambdaEnv(s.env, hubConfig(s.config, options)), ...functionKeys(s) })),
           options,
         );
   // Warm what every run calls, so its steps do not wait for a container's start; Drain and
@@ -133,72 +146,46 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     throw error;
   }
   try {
-    const config = hubConfig(stack.config, options);
-    const adapters = createAdapters(config, { onRequest: options.onAwsRequest });
-    const { clients, ledger, chain, store, queue, deadLetters } = adapters;
-    const deps = { config, clients, ledger, chain, store, queue, deadLetters };
+    // Each in-process function acts under its own role, the CLI and the page as the operator.
+    const principals = principalDeps(stack, (c) => hubConfig(c, options), {
+      onRequest: options.onAwsRequest,
+    });
+    const as = principals.of;
+    const { config, clients, ledger, chain, store, queue, deadLetters } = as(OPERATOR);
+    const { iam } = stack;
     const pollMs = options.pollMs ?? 500;
 
-    capacity = startCapacityController({ ledger, pool: workers, log: options.log }, options.capacity);
-    // Without containers, a task runs in this process, its code loaded when first called: with
-    // them, this process never loads it (the split's and the finalize's EPSG registry is 8 MB of
-    // JSON, a quarter of a second of the CLI's start-up on the cores DynamoDB Local starts on).
-    type Task = (d: typeof deps) => (event: unknown) => Promise<unknown>;
-    const task = (fn: string, load: () => Promise<Task>) => {
-      if (lambdas) return (event: unknown) => lambdas.invoke(fn, event);
-      let local: Promise<(event: unknown) => Promise<unknown>> | undefined;
-      return async (event: unknown) => {
-        local ??= load().then((make) => make(deps));
-        return (await local)(event);
-      };
-    };
-    // The progress check waits first: up to pollMs, or until the workers' logs say the run's
-    // last metatile is done (progress-nudge.ts).
-    const last = new Map<string, { accounted: number; total: number }>();
-    const nudged =
-      (check: (event: unknown) => Promise<unknown>) =>
-      async (event: unknown): Promise<unknown> => {
-        const runId = String((event as { runId?: unknown }).runId);
-        await nudge.wait(runId, last.get(runId), pollMs);
-        const result = (await check(event)) as { accounted?: number; counters?: { total?: number } };
-        last.set(runId, {
-          accounted: Number(result.accounted ?? 0),
-          total: Number(result.counters?.total ?? 0),
-        });
-        return result;
-      };
+    capacity = startCapacityController(
+      { ledger: as('capacity').ledger, pool: workers, log: options.log },
+      options.capacity,
+    );
+    // Step Functions' Lambda invocations, StartExecution and EventBridge, as AWS behaves
+    // (service-behaviour.ts); each caller acts under its own role, checked before the call.
     const aws = serviceBehaviour(options.faults, async (event) => {
-      await onExecutionStatusTask(deps)(event);
+      await onExecutionStatusTask(as('on-execution-status'))(event);
     });
-    const { starter } = aws;
+    const starterOf = (principal: string) => guardedStarter(aws.starter, iam, principal, STATE_MACHINE_ARN);
+    const tasks = taskHandlers(lambdas, iam, as);
     const executions = createLocalExecutions({
       definition: readDefinition(),
       handlers: aws.handlers({
-        Split: task('split', async () => (await import('../../functions/split.js')).splitTask),
-        Enqueue: task('enqueue', async () => (await import('../../functions/enqueue.js')).enqueueTask),
-        CheckProgress: nudged(
-          task(
-            'check-progress',
-            async () => (await import('../../functions/check-progress.js')).checkProgressTask,
-          ),
-        ),
-        Drain: task('drain', async () => (await import('../../functions/drain.js')).drainTask),
-        Finalize: task('finalize', async () => (await import('../../functions/finalize.js')).finalizeTask),
-        MarkFailed: task(
-          'mark-failed',
-          async () => (await import('../../functions/mark-failed.js')).markFailedTask,
-        ),
+        ...tasks,
+        // The progress check waits first: up to pollMs, or until the run's last metatile is done.
+        CheckProgress: nudgedCheck(nudge, pollMs, tasks.CheckProgress),
         // The runner is the starter of the next execution (defined by the time a run hands over).
-        HandOver: (input) => handOverTask({ ...deps, starter })(input),
+        HandOver: guardedInvoke(iam, 'state-machine', 'hand-over', (input: unknown) =>
+          handOverTask({ ...as('hand-over'), starter: starterOf('hand-over') })(input as never),
+        ),
       }),
       historyLimit: options.historyLimit,
+      stateMachineArn: STATE_MACHINE_ARN,
       // WaitForWork's wait is the check's own (nudged, above): up to pollMs, less at a run's end.
       waitMs: { WaitForWork: 0, WaitForDrain: pollMs },
       retryIntervalMs: 200,
       onStatus: aws.events.deliver,
     });
     aws.attach(executions);
-    const onUpload = onUploadTask({ ledger, chain, store, starter });
+    const onUpload = onUploadTask({ ...as('on-upload'), starter: starterOf('on-upload') });
 
     // Uploads are announced by s3rver's events, like S3 notifications; the outcome of each is
     // kept so that upload() can report what its own event did.
@@ -225,6 +212,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       pool: workers,
       capacity,
       warm,
+      principal: as,
       async upload(file, uploadOptions = {}) {
         const key = incomingKey(uploadOptions.name ?? basename(file));
         const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
@@ -241,8 +229,11 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
           throw error;
         }
       },
-      redrive: (runId) => redrive({ ledger, chain, queue, deadLetters, starter }, runId),
-      reap: reaperTask({ ledger, chain, starter }),
+      // geohub redrive invokes the redrive function, which acts under its own role.
+      redrive: guardedInvoke(iam, OPERATOR, 'redrive', (runId?: string) =>
+        redrive({ ...as('redrive'), starter: starterOf('redrive') }, runId),
+      ),
+      reap: reaperTask({ ...as('reaper'), starter: starterOf('reaper') }),
       serviceFaults: aws.counts,
       async stop() {
         if (stopped) return;
@@ -251,7 +242,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         aws.events.close();
         // Independent of each other; the stack goes once nothing talks to it any more.
         await Promise.all([lambdas?.stop(), capacity?.stop(), workers.stop()]);
-        adapters.destroy();
+        principals.destroy();
         await stack.stop();
       },
     };

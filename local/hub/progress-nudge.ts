@@ -52,3 +52,22 @@ export function progressNudge(): ProgressNudge {
     },
   };
 }
+
+/**
+ * The progress check, made to wait first: up to pollMs, or until the workers' logs say the
+ * run's last metatile is done.
+ */
+export function nudgedCheck(
+  nudge: ProgressNudge,
+  pollMs: number,
+  check: (event: unknown) => Promise<unknown>,
+): (event: unknown) => Promise<unknown> {
+  const last = new Map<string, { accounted: number; total: number }>();
+  return async (event) => {
+    const runId = String((event as { runId?: unknown }).runId);
+    await nudge.wait(runId, last.get(runId), pollMs);
+    const result = (await check(event)) as { accounted?: number; counters?: { total?: number } };
+    last.set(runId, { accounted: Number(result.accounted ?? 0), total: Number(result.counters?.total ?? 0) });
+    return result;
+  };
+}

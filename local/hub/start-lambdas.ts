@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config/config.js';
+import type { LocalStack } from '../stack/stack.js';
 import { type LambdaLimits, readLambdaLimits } from '../statemachine/lambda-limits.js';
 import { createLambdaPool, type LambdaPool } from '../statemachine/lambda-pool.js';
 import type { LocalHubOptions } from './local-hub.js';
@@ -16,6 +17,17 @@ export function lambdaEnv(
     GEOHUB_DRAIN_MAX_MS: String(config.maxDrainMs),
     GEOHUB_TILES_PER_MESSAGE: String(config.tilesPerMessage),
   };
+}
+
+/** The variable that carries each function's key id to its containers (lambda-thread-main.ts). */
+export const FUNCTION_KEYS_ENV = 'GEOHUB_LOCAL_FUNCTION_KEYS';
+
+/** Each task function's own key id (local/iam): its container's calls are checked against its role. */
+export function functionKeys(stack: LocalStack): Record<string, string> {
+  const { iam } = stack;
+  if (!iam) return {};
+  const files = ['split', 'enqueue', 'check-progress', 'drain', 'finalize', 'mark-failed'];
+  return { [FUNCTION_KEYS_ENV]: JSON.stringify(Object.fromEntries(files.map((f) => [f, iam.keyFor(f)]))) };
 }
 
 /** The Lambda containers of the state machine's tasks, configured from the environment as on AWS. */

@@ -27,7 +27,12 @@ export interface QueueDefinition {
 }
 
 export interface StackResources {
-  readonly bucket: { readonly logicalId: string; readonly BucketName: string };
+  readonly bucket: {
+    readonly logicalId: string;
+    readonly BucketName: string;
+    /** Versioning enabled: every upload has a version id (local/stack/versioned-events.ts). */
+    readonly versioned?: boolean;
+  };
   readonly table: TableDefinition & { readonly logicalId: string };
   /** Dead-letter queues come first, so a queue's redrive target always exists when it is created. */
   readonly queues: readonly QueueDefinition[];
@@ -141,7 +146,12 @@ export function readResources(vars: ResourceVariables, file: string = SERVERLESS
   queues.sort((a, b) => Number(a.redrive !== undefined) - Number(b.redrive !== undefined));
 
   return {
-    bucket: { logicalId: bucketId, BucketName: name(bucket.Properties.BucketName, bucketId) },
+    bucket: {
+      logicalId: bucketId,
+      BucketName: name(bucket.Properties.BucketName, bucketId),
+      versioned:
+        (bucket.Properties.VersioningConfiguration as { Status?: string } | undefined)?.Status === 'Enabled',
+    },
     table: {
       logicalId: tableId,
       TableName: name(tp.TableName, tableId),

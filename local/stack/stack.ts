@@ -2,11 +2,16 @@ import { createAwsClients } from '../../lib/aws/clients.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
 import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
+import { iamGate } from '../iam/iam-gate.js';
+import { createLocalIam, type LocalIam } from '../iam/local-iam.js';
+import { recordRequests } from '../iam/record-requests.js';
 import type { EmulatorKind } from './emulator-protocol.js';
 import { type EmulatorSet, startEmulators } from './emulator-set.js';
 import { CREDENTIAL_ENV } from './local-credentials.js';
 import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
+import { readServerlessDocument } from './serverless-document.js';
+import { withVersionId } from './versioned-events.js';
 
 export const LOCAL_STAGE = 'local';
 export const LOCAL_ACCOUNT = '000000000000';
@@ -19,6 +24,13 @@ export interface LocalStack {
   readonly resources: StackResources;
   /** PIDs of the emulator processes (the DynamoDB wrapper's Java child dies with it). */
   readonly pids: readonly number[];
+  /** The stack's IAM (local/iam): each principal's key, the evaluator; undefined when off. */
+  readonly iam?: LocalIam;
+  /**
+   * The environment of one principal (a function's handler file, `worker`, `operator`): the
+   * stack's, with that principal's key id, so IAM checks its calls against its role.
+   */
+  envFor(principal: string): Record<string, string>;
   /** What the AWS-behaviour layer injected so far (undefined when the stack runs without it). */
   faults(): FaultCounts | undefined;
   /** S3-style event records for objects written to the local bucket. */
@@ -31,6 +43,11 @@ export interface StartOptions {
   readonly resources?: StackResources;
   /** Put the AWS-behaviour layer in front of the emulators, at these rates. */
   readonly faults?: FaultRates;
+  /**
+   * IAM enforced as AWS does, the roles read from serverless.yml (on by default; false only for
+   * the tests of the stand-ins themselves).
+   */
+  readonly iam?: boolean;
   /** Emulators already starting (emulator-set.ts); by default this start starts them. */
   readonly emulators?: EmulatorSet;
 }
@@ -39,14 +56,19 @@ export interface StartOptions {
 export async function startLocalStack(options: StartOptions = {}): Promise<LocalStack> {
   const set = options.emulators ?? startEmulators();
   const listeners: ((record: unknown) => void)[] = [];
+  let versioned = false;
   set.onMessage((message) => {
-    if (message.type === 's3-event') for (const listener of listeners) listener(message.record);
+    if (message.type !== 's3-event') return;
+    const record = versioned ? withVersionId(message.record) : message.record;
+    for (const listener of listeners) listener(record);
   });
   let behaviour: AwsBehaviour | undefined;
+  let iamOf: LocalIam | undefined;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    if (iamOf) recordRequests(iamOf.authorizer);
     await behaviour?.close();
     await set.stop();
   };
@@ -55,8 +77,23 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     const resources =
       options.resources ??
       readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
-    const emulators = await set.started;
     const { credentialEnv } = set;
+    // Read while the emulators start (the ARN formats are iam-data's files).
+    const iamStart =
+      options.iam === false
+        ? undefined
+        : createLocalIam({
+            document: readServerlessDocument(),
+            vars: { stage: LOCAL_STAGE, region: LOCAL_REGION },
+            scope: { partition: 'aws', region: LOCAL_REGION, account: LOCAL_ACCOUNT },
+            secret: credentialEnv[CREDENTIAL_ENV.secretAccessKey]!,
+          });
+    iamStart?.catch(() => {}); // awaited below, after the emulators
+    versioned = resources.bucket.versioned === true;
+    const emulators = await set.started;
+    const iam = await iamStart;
+    iamOf = iam;
+    const stackKeyId = credentialEnv[CREDENTIAL_ENV.accessKeyId]!;
     const endpoint = (kind: EmulatorKind) => emulators.find((e) => e.kind === kind)!.endpoint;
     const baseEnv = {
       GEOHUB_REGION: LOCAL_REGION,
@@ -75,10 +112,15 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       }),
     );
     const names = await provision(bootstrap, resources).finally(() => bootstrap.destroy());
-    if (options.faults) {
+    if (options.faults || iam) {
       behaviour = await startAwsBehaviour({
         emulators: { dynamodb: endpoint('dynamodb'), s3: endpoint('s3rver'), sqs: endpoint('sqs') },
         rates: options.faults,
+        gates: iam && {
+          dynamodb: iamGate('dynamodb', iam, stackKeyId),
+          s3: iamGate('s3', iam, stackKeyId),
+          sqs: iamGate('sqs', iam, stackKeyId),
+        },
         keyNames: { [names.table]: resources.table.KeySchema.map((k) => k.AttributeName) },
         keyId: credentialEnv[CREDENTIAL_ENV.accessKeyId]!,
       });
@@ -99,10 +141,13 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     };
     return {
       env,
+      iam,
+      envFor: (principal) =>
+        iam ? { ...env, [CREDENTIAL_ENV.accessKeyId]: iam.keyFor(principal) } : { ...env },
       config: loadConfig(env),
       resources,
       pids: emulators.map((e) => e.pid),
-      faults: () => behaviour?.counts(),
+      faults: () => (options.faults ? behaviour?.counts() : undefined),
       onS3Event: (listener) => listeners.push(listener),
       stop,
     };

@@ -24,11 +24,14 @@ const load = tasks[data.fn];
 if (!load) throw new Error(`no local function ${data.fn}`);
 // The code first: a pool started before its stack sends the environment once the stack is up.
 const makeTask = await load();
-const env =
+const stackEnv =
   data.env ??
   (await new Promise<NodeJS.ProcessEnv>((resolve) =>
     port.once('message', (m: { env: NodeJS.ProcessEnv }) => resolve(m.env)),
   ));
+// The function's own key id (its role's identity: local/iam), from the keys of all of them.
+const { GEOHUB_LOCAL_FUNCTION_KEYS: keys, ...env } = stackEnv;
+if (keys) env.GEOHUB_LOCAL_ACCESS_KEY_ID = (JSON.parse(keys) as Record<string, string>)[data.fn];
 const deps = functionDeps(
   env,
   data.countRequests ? (service, command) => port.postMessage({ request: [service, command] }) : undefined,

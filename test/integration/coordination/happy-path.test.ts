@@ -8,6 +8,7 @@ import { encodeEventKey } from '../../../lib/trigger/s3-event.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { localVersionId } from '../../../local/stack/versioned-events.js';
 import { startTestHub } from '../../support/hub.js';
 import { walkStacCatalog } from '../../support/stac-items.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -138,12 +139,26 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     // The same object version announced again, as S3 may do.
     const before = hub.executions.list().length;
     const { onUploadTask } = await import('../../../functions/on-upload.js');
-    const head = await hub.store.head(key);
-    const again = await onUploadTask({ ledger: hub.ledger, store: hub.store, starter: hub.executions })({
+    // As the on-upload function does, under its role (the operator may not read incoming/).
+    const asOnUpload = hub.principal('on-upload');
+    const head = await asOnUpload.store.head(key);
+    const again = await onUploadTask({
+      ledger: asOnUpload.ledger,
+      store: asOnUpload.store,
+      starter: hub.executions,
+    })({
       Records: [
         {
           eventName: 'ObjectCreated:Put',
-          s3: { bucket: { name: hub.store.bucket }, object: { key: encodeEventKey(key), eTag: head!.etag } },
+          s3: {
+            bucket: { name: hub.store.bucket },
+            // The same version: the bucket is versioned (serverless.yml), as the first event said.
+            object: {
+              key: encodeEventKey(key),
+              eTag: head!.etag,
+              versionId: localVersionId(hub.store.bucket, key, head!.etag),
+            },
+          },
         },
       ],
     });

@@ -155,7 +155,7 @@ describe('split', () => {
     expect(await ledger.listRuns()).toEqual([]);
   });
 
-  it('refuses waveform LAZ in one line with either engine, naming the point format and the tool\'s reason', async () => {
+  it("refuses waveform LAZ in one line with either engine, naming the point format and the tool's reason", async () => {
     const waveform = lasBytes({
       minor: 4,
       format: 9,

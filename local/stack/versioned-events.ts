@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { decodeEventKey } from '../../lib/trigger/s3-event.js';
+
+/**
+ * The version id the local bucket gives an object: s3rver keeps no versions, so a version is
+ * named by what identifies it here (bucket, key, ETag). Reads by it reach s3rver, which ignores
+ * it; the ETag pin that goes with every pinned read (lib/source/source-pin.ts) is what refuses
+ * other bytes, as the version id does on S3.
+ */
+export function localVersionId(bucket: string, key: string, etag: string): string {
+  // The ETag as events carry it (no quotes) or as HEAD answers it (quoted): the same version.
+  const bare = etag.replace(/"/g, '');
+  return createHash('sha256').update(`${bucket}\n${key}\n${bare}`).digest('base64url').slice(0, 32);
+}
+
+interface EventRecord {
+  s3?: { bucket?: { name?: string }; object?: { key?: string; eTag?: string; versionId?: string } };
+}
+
+/**
+ * An S3 event record of a versioned bucket, as S3 sends it: with the new object's version id
+ * (the template enables versioning on the data bucket, so every upload on AWS has one, and
+ * every read of a run's source then names it: s3:GetObjectVersion, not s3:GetObject).
+ */
+export function withVersionId(record: unknown): unknown {
+  const r = record as EventRecord;
+  const o = r.s3?.object;
+  if (!o?.key || !o.eTag || o.versionId) return record;
+  const key = decodeEventKey(o.key);
+  const versionId = localVersionId(r.s3?.bucket?.name ?? '', key, o.eTag);
+  return { ...r, s3: { ...r.s3, object: { ...o, versionId } } };
+}

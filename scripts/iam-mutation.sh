@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The IAM mutation check (docs/iam-mutation.md): runs the integration tests that exercise whole
+# runs under the local stack's IAM, recording what each principal was allowed to do, then removes
+# each Allow statement of each role in turn and checks that some recorded request is then denied.
+#
+#   npm run test:iam-mutation            # the runs' test files (slow: each runs real GDAL work)
+#   npm run test:iam-mutation -- --quick # three of them (CI)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files=(
+  test/integration/coordination/happy-path.test.ts
+  test/integration/coordination/dead-letters.test.ts
+  test/integration/coordination/versioned-source.test.ts
+)
+if [ "${1:-}" != "--quick" ]; then
+  files+=(
+    test/integration/coordination/redrive-race.test.ts
+    test/integration/coordination/long-runs.test.ts
+    test/integration/coordination/drain-neighbours.test.ts
+    test/integration/coordination/run-control.test.ts
+    test/integration/coordination/stranded-claims.test.ts
+  )
+fi
+record=$(mktemp "${TMPDIR:-/tmp}/geohub-iam-record-XXXXXX")
+trap 'rm -f "$record"' EXIT
+GEOHUB_IAM_RECORD="$record" npx vitest run --project integration "${files[@]}"
+node --import tsx local/iam/mutation-report-main.ts "$record"
