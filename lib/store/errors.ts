@@ -4,3 +4,11 @@ import { GeohubError } from '../errors/geohub-error.js';
 export class ObjectVersionGoneError extends GeohubError {
   override readonly name = 'ObjectVersionGoneError';
 }
+
+/**
+ * S3 refused a HEAD with 403. A HEAD answer has no body, so the SDK can name neither the error
+ * nor the reason ("Unknown: UnknownError"): this says what was refused, so the run's reason does.
+ */
+export class ObjectAccessDeniedError extends GeohubError {
+  override readonly name = 'ObjectAccessDeniedError';
+}

@@ -13,7 +13,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { ObjectVersionGoneError } from './errors.js';
+import { ObjectAccessDeniedError, ObjectVersionGoneError } from './errors.js';
 import type { ObjectHead, ObjectPin, ObjectStore, ReadOptions, RequestOptions } from './object-store.js';
 
 /** Up to this size an upload is sent from memory, so that the SDK can retry it. */
@@ -79,6 +79,14 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
         return { bytes: r.ContentLength ?? 0, etag: r.ETag ?? '', versionId: r.VersionId };
       } catch (error) {
         if (isNotFound(error) || isVersionGone(error, options?.pin)) return undefined;
+        if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403) {
+          const what = options?.pin?.versionId ? `version ${options.pin.versionId} of ` : '';
+          const needs = options?.pin?.versionId ? 's3:GetObjectVersion' : 's3:GetObject';
+          throw new ObjectAccessDeniedError(
+            `HeadObject of ${what}s3://${bucket}/${key} refused: 403 Forbidden (the caller's role must allow ${needs} on it; without s3:ListBucket a missing key is refused so too)`,
+            { cause: error },
+          );
+        }
         throw error;
       }
     },

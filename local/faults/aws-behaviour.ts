@@ -32,8 +32,8 @@ export interface AwsBehaviourOptions {
   readonly gates?: Readonly<Record<FaultService, IamGate>>;
   /** Key attribute names by table name. */
   readonly keyNames: Readonly<Record<string, readonly string[]>>;
-  /** This start's access key id: the proxies refuse any other before reading a body. */
-  readonly keyId: string;
+  /** This start's access key ids (the stack's, each principal's): the proxies refuse any other before reading a body. */
+  readonly keyIds: readonly string[];
 }
 
 /**
@@ -72,7 +72,7 @@ export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<A
           latencyMs: rates?.latencyMs ?? 0,
           gate: options.gates?.[service],
           random,
-          door: { ...FRONT_DOORS[service], keyId: options.keyId },
+          door: { ...FRONT_DOORS[service], keyIds: options.keyIds },
           onRequest: () => {
             requests[service] += 1;
           },

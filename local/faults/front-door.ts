@@ -7,8 +7,11 @@ const MiB = 1024 * 1024;
 
 /** What a proxy checks before it reads a byte of a request's body. */
 export interface FrontDoor {
-  /** This start's access key id (local-credentials.ts): the caller is known from the headers. */
-  readonly keyId: string;
+  /**
+   * This start's access key ids (local-credentials.ts; with IAM, each principal's too): the
+   * caller is known from the headers.
+   */
+  readonly keyIds: readonly string[];
   /** The largest body a real request of this service has: past it, 413 unread. */
   readonly maxBodyBytes: number;
   /** A body that sends nothing for this long is dropped (408 if nothing was answered yet). */
@@ -29,9 +32,10 @@ export interface FrontDoor {
  */
 export const FRONT_DOORS = {
   dynamodb: { maxBodyBytes: 16 * MiB + MiB, bodyIdleMs: 30_000, buffered: true, errors: 'json' },
-  sqs: { maxBodyBytes: 2 * MiB, bodyIdleMs: 30_000, buffered: false, errors: 'json' },
+  // Buffered: IAM reads the queue a call names from its JSON body.
+  sqs: { maxBodyBytes: 2 * MiB, bodyIdleMs: 30_000, buffered: true, errors: 'json' },
   s3: { maxBodyBytes: 5 * 1024 * MiB, bodyIdleMs: 120_000, buffered: false, errors: 'xml' },
-} as const satisfies Record<string, Omit<FrontDoor, 'keyId'>>;
+} as const satisfies Record<string, Omit<FrontDoor, 'keyIds'>>;
 
 const CODES: Record<number, [string, string]> = {
   403: ['AccessDenied', 'Access Denied'],
@@ -74,7 +78,7 @@ export function refuse(
  * the cap is then enforced as it arrives (boundedBody).
  */
 export function admit(req: IncomingMessage, res: ServerResponse, door: FrontDoor): boolean {
-  if (!authorizedRequest(req.headers, req.url ?? '/', door.keyId)) {
+  if (!authorizedRequest(req.headers, req.url ?? '/', door.keyIds)) {
     refuse(res, door, 403);
     return false;
   }

@@ -72,6 +72,8 @@ export interface LocalHubOptions {
   readonly lambdaLimits?: false | Readonly<Record<string, Partial<LambdaLimits>>>;
   /** Spot → on-demand fallback settings (window, hysteresis, the cost model's assumptions). */
   readonly capacity?: CapacitySettings;
+  /** The roles IAM enforces, from this document instead of serverless.yml (stack.ts). */
+  readonly iamDocument?: unknown;
 }
 
 export interface LocalHub {
@@ -114,7 +116,11 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
   // The workers and the Lambda containers start with the stack, not after it: they load their
   // code while DynamoDB Local's Java starts (the longest start), and get the stack's environment
   // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts).
-  const stackStart = startLocalStack({ faults: options.faults, emulators: options.emulators });
+  const stackStart = startLocalStack({
+    faults: options.faults,
+    emulators: options.emulators,
+    iamDocument: options.iamDocument,
+  });
   let capacity: CapacityController | undefined;
   const nudge = progressNudge();
   const workers = startWorkerPool({

@@ -48,6 +48,12 @@ export interface StartOptions {
    * the tests of the stand-ins themselves).
    */
   readonly iam?: boolean;
+  /**
+   * The document whose roles IAM enforces, instead of serverless.yml's (the resources still come
+   * from serverless.yml): a test gives a copy with one statement removed to see a run end as it
+   * would on AWS.
+   */
+  readonly iamDocument?: unknown;
   /** Emulators already starting (emulator-set.ts); by default this start starts them. */
   readonly emulators?: EmulatorSet;
 }
@@ -83,7 +89,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       options.iam === false
         ? undefined
         : createLocalIam({
-            document: readServerlessDocument(),
+            document: options.iamDocument ?? readServerlessDocument(),
             vars: { stage: LOCAL_STAGE, region: LOCAL_REGION },
             scope: { partition: 'aws', region: LOCAL_REGION, account: LOCAL_ACCOUNT },
             secret: credentialEnv[CREDENTIAL_ENV.secretAccessKey]!,
@@ -122,7 +128,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
           sqs: iamGate('sqs', iam, stackKeyId),
         },
         keyNames: { [names.table]: resources.table.KeySchema.map((k) => k.AttributeName) },
-        keyId: credentialEnv[CREDENTIAL_ENV.accessKeyId]!,
+        keyIds: [stackKeyId, ...(iam?.principals.map((p) => iam.keyFor(p.name)) ?? [])],
       });
     }
     const env = {

@@ -14,15 +14,25 @@ export function requestKeyId(headers: IncomingHttpHeaders, url: string): string 
 }
 
 /**
- * True if the request names this stack's per-start access key id. The stand-ins do not verify
- * SigV4 signatures (s3rver only checks the key id; the SQS emulator checks nothing), so the
- * key id itself is the secret: it only travels over loopback and in the environment of the
- * user's own processes (docs/architecture.md#access).
+ * True if the request names one of this stack's per-start access key ids (the stack's own, and
+ * with IAM each principal's, derived from its secret). The stand-ins do not verify SigV4
+ * signatures (s3rver only checks the key id; the SQS emulator checks nothing), so the key id
+ * itself is the secret: it only travels over loopback and in the environment of the user's own
+ * processes (docs/architecture.md#access).
  */
-export function authorizedRequest(headers: IncomingHttpHeaders, url: string, keyId: string): boolean {
+export function authorizedRequest(
+  headers: IncomingHttpHeaders,
+  url: string,
+  keyIds: string | readonly string[],
+): boolean {
   const given = requestKeyId(headers, url);
   if (!given) return false;
   const a = Buffer.from(given);
-  const b = Buffer.from(keyId);
-  return a.length === b.length && timingSafeEqual(a, b);
+  // Every key compared, whichever matches: the time taken says nothing of which one is near.
+  let known = false;
+  for (const keyId of [keyIds].flat()) {
+    const b = Buffer.from(keyId);
+    if (a.length === b.length && timingSafeEqual(a, b)) known = true;
+  }
+  return known;
 }

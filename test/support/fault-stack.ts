@@ -27,7 +27,7 @@ export async function faultyStack(
     },
     rates: parsed,
     keyNames: { [env.GEOHUB_TABLE!]: ['PK', 'SK'] },
-    keyId: env.GEOHUB_LOCAL_ACCESS_KEY_ID!,
+    keyIds: [env.GEOHUB_LOCAL_ACCESS_KEY_ID!],
   });
   const config = loadConfig({
     ...env,

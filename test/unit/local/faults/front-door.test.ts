@@ -6,6 +6,8 @@ import { type FaultProxy, startFaultProxy } from '../../../../local/faults/fault
 import type { FrontDoor } from '../../../../local/faults/front-door.js';
 
 const KEY = 'GHFRONTDOORKEY';
+// With IAM each principal has a key of its own: the door knows them all.
+const OTHER_PRINCIPAL = 'GHOTHERPRINCIPALKEY';
 const signed = (keyId: string) =>
   `AWS4-HMAC-SHA256 Credential=${keyId}/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00`;
 
@@ -18,7 +20,7 @@ afterEach(async () => {
 });
 
 /** A proxy with `door` in front of an upstream that echoes how many body bytes it got. */
-async function start(door: Omit<FrontDoor, 'keyId'>) {
+async function start(door: Omit<FrontDoor, 'keyIds'>) {
   const seen: string[] = [];
   upstream = createServer((req: IncomingMessage, res) => {
     let bytes = 0;
@@ -39,7 +41,7 @@ async function start(door: Omit<FrontDoor, 'keyId'>) {
     latencyMs: 0,
     random: Math.random,
     onInjected: () => {},
-    door: { ...door, keyId: KEY },
+    door: { ...door, keyIds: [OTHER_PRINCIPAL, KEY] },
   });
   return { seen, endpoint: proxy.endpoint };
 }
@@ -84,6 +86,19 @@ describe('the fault proxy knows the caller before it reads a body (issue 34 #2)'
       expect(r.status).toBe('HTTP/1.1 403 Forbidden');
     }
     expect(seen).toEqual([]);
+  });
+
+  it("lets every one of this start's keys through (the stack's and each principal's), body and all", async () => {
+    const { seen, endpoint } = await start(DOOR);
+    for (const key of [KEY, OTHER_PRINCIPAL]) {
+      const r = await fetch(endpoint, {
+        method: 'POST',
+        headers: { authorization: signed(key) },
+        body: 'x'.repeat(10),
+      });
+      expect(await r.json()).toEqual({ bytes: 10 });
+    }
+    expect(seen).toEqual(['POST 10', 'POST 10']);
   });
 
   it('answers 413 to a stated length past the cap, unread, and to a chunked body once past it', async () => {
