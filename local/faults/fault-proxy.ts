@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { IamGate } from '../iam/iam-gate.js';
+import type { GateVerdict, IamGate } from '../iam/iam-gate.js';
 import type { InjectedAnswer } from './aws-error-shapes.js';
 import type { FaultDecider, Verdict } from './fault-decider.js';
 import { admit, boundedBody, type FrontDoor, readBody } from './front-door.js';
@@ -55,6 +55,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     body: Buffer | Readable,
     verdict: Verdict,
     given: IncomingMessage['headers'],
+    missing?: () => Promise<InjectedAnswer | undefined>,
   ) => {
     const headers = Object.fromEntries(Object.entries(given).filter(([k]) => !DROPPED.has(k)));
     const upstream = httpRequest(
@@ -66,10 +67,22 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         headers,
         agent,
       },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        answer.pipe(res);
-        answer.once('end', () => verdict.done?.());
+      (reply) => {
+        const pass = () => {
+          res.writeHead(reply.statusCode ?? 502, reply.rawHeaders);
+          reply.pipe(res);
+          reply.once('end', () => verdict.done?.());
+        };
+        if (reply.statusCode !== 404 || !missing) return pass();
+        missing().then(
+          (refused) => {
+            if (!refused) return pass();
+            reply.resume();
+            verdict.done?.();
+            answer(res, refused);
+          },
+          () => res.destroy(),
+        );
       },
     );
     upstream.once('error', () => {
@@ -93,7 +106,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     (options.door.buffered ? readBody(stream) : Promise.resolve(UNREAD))
       .then(async (body) => {
         const info = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
-        const gated = options.gate ? await options.gate(info) : { headers: req.headers };
+        const gated: GateVerdict = options.gate ? await options.gate(info) : { headers: req.headers };
         if ('deny' in gated) {
           if (!options.door.buffered) stream.resume(); // refused unread, as AWS does: the connection stays usable
           return answer(res, gated.deny);
@@ -103,7 +116,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
           await new Promise((r) => setTimeout(r, options.random() * options.latencyMs));
         const injected = verdict.inject;
         if (!injected)
-          return forward(req, res, options.door.buffered ? body : stream, verdict, gated.headers);
+          return forward(
+            req,
+            res,
+            options.door.buffered ? body : stream,
+            verdict,
+            gated.headers,
+            gated.missing,
+          );
         options.onInjected(injected.kind);
         if (!options.door.buffered) stream.resume(); // read and dropped: the connection stays usable
         answer(res, injected);

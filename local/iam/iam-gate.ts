@@ -6,8 +6,19 @@ import { accessDenied } from './access-denied.js';
 import { decodeRequest } from './decode-request.js';
 import type { LocalIam } from './local-iam.js';
 
-/** What the gate does with one request: refuse it, or let it through as the stand-in's own key. */
-export type GateVerdict = { readonly deny: InjectedAnswer } | { readonly headers: IncomingHttpHeaders };
+/**
+ * What the gate does with one request: refuse it, or let it through as the stand-in's own key;
+ * `missing` says what to answer instead if the stand-in finds no such object (S3's 404 rule).
+ */
+export type GateVerdict =
+  | { readonly deny: InjectedAnswer }
+  | {
+      readonly headers: IncomingHttpHeaders;
+      readonly missing?: () => Promise<InjectedAnswer | undefined>;
+    };
+
+/** The object reads whose answer for a missing key depends on s3:ListBucket. */
+const READS = new Set(['GetObject', 'HeadObject']);
 
 export type IamGate = (request: RequestInfo) => Promise<GateVerdict>;
 
@@ -29,8 +40,10 @@ export function iamGate(service: 'dynamodb' | 's3' | 'sqs', iam: LocalIam, stack
       return { deny: accessDenied(service, 'anonymous', { action: `${service}:*`, resource: '*' }, head) };
     }
     let needs: ReturnType<LocalIam['needs']>;
+    let call: ReturnType<typeof decodeRequest>;
     try {
-      needs = iam.needs(decodeRequest(service, request));
+      call = decodeRequest(service, request);
+      needs = iam.needs(call);
     } catch (error) {
       const action = `${service}:${(error as Error).message}`;
       if (process.env.GEOHUB_IAM_TRACE) process.stderr.write(`IAM refused an unknown call: ${action}\n`);
@@ -40,7 +53,24 @@ export function iamGate(service: 'dynamodb' | 's3' | 'sqs', iam: LocalIam, stack
     if (!decision.allowed)
       return { deny: accessDenied(service, iam.arnOf(principal), decision.denied!, head) };
     const authorization = headers.authorization;
+    // S3 answers a read of a missing key (or version) 404 only to a caller allowed s3:ListBucket
+    // on the bucket, and 403 to any other: a role without it turns "not there" into AccessDenied.
+    const missing =
+      service === 's3' && READS.has(call.operation)
+        ? async () => {
+            const [list] = iam.needs({
+              service: 's3',
+              operation: 'ListObjectsV2',
+              params: { Bucket: call.params.Bucket },
+            });
+            const listing = await iam.authorizer.authorize(principal, [list!]);
+            return listing.allowed
+              ? undefined
+              : accessDenied('s3', iam.arnOf(principal), listing.denied!, head);
+          }
+        : undefined;
     return {
+      ...(missing ? { missing } : {}),
       headers: {
         ...headers,
         ...(typeof authorization === 'string'

@@ -12,10 +12,6 @@ export const NEEDS_SHOWN: readonly { readonly actions: RegExp; readonly why: str
       /^(logs:\w+Deliver\w*|logs:(PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)|xray:\w+)$/,
     why: "Step Functions' execution logging and X-Ray tracing (loggingConfig, tracingConfig of the state machine)",
   },
-  {
-    actions: /^s3:ListBucket$/,
-    why: 'S3 answers a GET or HEAD of a missing key 403, not 404, to a caller without s3:ListBucket (the sidecar probes of on-upload and GDAL); the stand-in always answers 404',
-  },
   { actions: /^ecr:\w+$/, why: 'ECS pulls the worker image under the task execution role' },
   {
     actions: /^ecs:(DescribeServices|UpdateService)$/,

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
@@ -79,6 +79,24 @@ describe('IAM on the local stack, as AWS refuses', () => {
     );
     expect(send).toMatchObject({ name: 'AccessDenied', status: 403, attempts: 1 });
     expect(send.message).toContain('sqs:SendMessage');
+
+    // A missing key is 404 only to a caller allowed s3:ListBucket (on-upload's sidecar probe);
+    // to one without (the enqueue reads manifests under runs/), S3 answers 403.
+    const onUpload = hub.principal('on-upload').clients;
+    const probe = await refusal(
+      onUpload.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'incoming/x/a.tif.job.json' })),
+    );
+    expect(probe).toMatchObject({ name: 'NoSuchKey', status: 404 });
+    const enqueue = hub.principal('enqueue').clients;
+    const manifest = await refusal(
+      enqueue.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'runs/r-none/manifest-00000.jsonl' })),
+    );
+    expect(manifest).toMatchObject({ name: 'AccessDenied', status: 403, attempts: 1 });
+    expect(manifest.message).toContain('s3:ListBucket');
+    const head = await refusal(
+      enqueue.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'runs/r-none/manifest-00000.jsonl' })),
+    );
+    expect(head).toMatchObject({ status: 403, attempts: 1 });
 
     // Refused before the stand-in: nothing was written.
     const admin = hub.principal('operator').clients;
