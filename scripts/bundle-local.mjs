@@ -35,6 +35,9 @@ await build({
   // Chunks next to their entries: each module's dist URL is then one path from any of them.
   splitting: true,
   chunkNames: '[name]-[hash]',
+  // The IAM evaluator's data package reads its JSON files relative to its own module URL: it
+  // must stay in node_modules, where those files are, not inside a bundle (dist/ has no data/).
+  external: ['@cloud-copilot/*'],
   plugins: [moduleUrlPlugin({ root, outfile: join(cli, 'main.js'), dist: join(root, 'dist') })],
 });
 console.log(`bundles: dist/worker-bundle, dist/lambda-bundle, dist/cli-bundle in ${Date.now() - started} ms`);
