@@ -36,7 +36,10 @@ function s3Call(request: RequestInfo): ApiCall {
   const q = url.searchParams;
   // The SDK names the operation in x-id (?x-id=GetObject); S3 ignores it, and so does IAM.
   q.delete('x-id');
-  const [bucket = '', ...rest] = url.pathname.replace(/^\//, '').split('/');
+  // The path as sent, not url.pathname: WHATWG URLs resolve "../" segments, S3 keeps them in
+  // the key (incoming/../../x.tif is a key under incoming/, and its ARN is one too).
+  const path = request.url.replace(/^[a-z]+:\/\/[^/]*/i, '').split('?')[0] ?? '';
+  const [bucket = '', ...rest] = path.replace(/^\//, '').split('/');
   const Bucket = decodeURIComponent(bucket);
   const Key = rest.map(decodeURIComponent).join('/');
   const VersionId = q.get('versionId') ?? undefined;

@@ -17,9 +17,10 @@ export class HttpError extends GeohubError {
 export class StateDirError extends GeohubError {
   override readonly name = 'StateDirError';
 
-  constructor(dir: string, why: string) {
+  constructor(dir: string, why: string, options?: { cause?: unknown }) {
     super(
       `${dir} ${why}: refusing to keep geohub up's secret there (point XDG_RUNTIME_DIR at a directory only you can write)`,
+      options,
     );
   }
 }

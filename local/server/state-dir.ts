@@ -34,7 +34,7 @@ export async function openStateDir(
   if (uid !== undefined && before.uid !== uid) throw new StateDirError(dir, 'belongs to another user');
   const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
   const handle = await open(dir, flags).catch((error: NodeJS.ErrnoException) => {
-    throw new StateDirError(dir, `cannot be opened as a directory (${error.code})`);
+    throw new StateDirError(dir, `cannot be opened as a directory (${error.code})`, { cause: error });
   });
   try {
     const after = await handle.stat();

@@ -16,6 +16,11 @@ import { withVersionId } from './versioned-events.js';
 export const LOCAL_STAGE = 'local';
 export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_REGION = 'us-east-1';
+/**
+ * The account's administrator: the stack's own key, which IAM does not check (provisioning, a
+ * test's set-up, a person at the console). No geohub code runs as it.
+ */
+export const ADMINISTRATOR = 'administrator';
 
 export interface LocalStack {
   /** The environment that points geohub (handlers, workers, CLI) at this stack. */
@@ -28,7 +33,8 @@ export interface LocalStack {
   readonly iam?: LocalIam;
   /**
    * The environment of one principal (a function's handler file, `worker`, `operator`): the
-   * stack's, with that principal's key id, so IAM checks its calls against its role.
+   * stack's, with that principal's key id, so IAM checks its calls against its role; the
+   * ADMINISTRATOR's keeps the stack's own key.
    */
   envFor(principal: string): Record<string, string>;
   /** What the AWS-behaviour layer injected so far (undefined when the stack runs without it). */
@@ -149,7 +155,9 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       env,
       iam,
       envFor: (principal) =>
-        iam ? { ...env, [CREDENTIAL_ENV.accessKeyId]: iam.keyFor(principal) } : { ...env },
+        iam && principal !== ADMINISTRATOR
+          ? { ...env, [CREDENTIAL_ENV.accessKeyId]: iam.keyFor(principal) }
+          : { ...env },
       config: loadConfig(env),
       resources,
       pids: emulators.map((e) => e.pid),

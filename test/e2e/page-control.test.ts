@@ -138,8 +138,15 @@ describe('the run-control page of geohub up: a point cloud, a cancel, a large ru
   it('Ctrl-C stops geohub up and everything it started', async () => {
     await s.browser?.close();
     const { child, renderCache } = s.up;
+    // Taken while up lives (a dead process has no descendants to find): its stack, workers and
+    // tools. The check below can fail only if this holds what it judges: the workers and the
+    // stack's processes are in it now.
+    const workers = poolWorkersOf(child.pid!);
+    expect(workers).toHaveLength(2);
     const ours = descendantsOf(child.pid!);
-    expect(poolWorkersOf(child.pid!)).toHaveLength(2);
+    for (const pid of workers) expect(ours.has(pid)).toBe(true);
+    const before = leftoverProcesses().filter((line) => ours.has(Number(line.split(' ')[0])));
+    expect(before.some((line) => /DynamoDBLocal|emulator-main/.test(line))).toBe(true);
     child.kill('SIGINT');
     const r = await s.up.done;
     expect(r.code).toBe(130); // stopped by Ctrl-C, as a shell reports it

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { ADMINISTRATOR } from '../../../local/stack/stack.js';
 import { startTestHub } from '../../support/hub.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { baselineTags, tiffBytes } from '../../support/tiff-bytes.js';
@@ -120,13 +121,16 @@ describe('bad input gets a clear, recorded error and loses nothing else', () => 
   });
 
   it('malformed and oversized messages go to the dead-letter queue with their reason; work goes on', async () => {
-    await hub.queue.sendBatch([
+    // Sent by whoever can write to the queue (here the account's administrator: no role of
+    // geohub's but the split's and the enqueue's may).
+    const admin = hub.principal(ADMINISTRATOR);
+    await admin.queue.sendBatch([
       '{"v":1,"runId":"r-00000000","tiles":[{"id":"../../x","z":1,"x":9,"y":9}]}',
       'x'.repeat(20_000),
     ]);
     const reasons: string[] = [];
     for (let i = 0; i < 40 && reasons.length < 2; i += 1) {
-      for (const m of await hub.deadLetters.receive(10, 0, 60)) reasons.push(m.attributes?.reason ?? '');
+      for (const m of await admin.deadLetters.receive(10, 0, 60)) reasons.push(m.attributes?.reason ?? '');
       await new Promise((res) => setTimeout(res, 250));
     }
     expect(reasons.some((r) => /invalid message: tiles\.0\.id/.test(r))).toBe(true);

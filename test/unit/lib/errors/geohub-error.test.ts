@@ -47,7 +47,8 @@ describe('GeohubError', () => {
     for (const { file, name, cls } of classes) {
       expect(cls, `${file}: ${name}`).toBeTypeOf('function');
       expect(cls.prototype, `${file}: ${name}`).toBeInstanceOf(GeohubError);
-      if (name === 'LambdaLimitError') continue; // named after the AWS error it stands for (below)
+      // Named after the AWS error they stand for (below).
+      if (name === 'LambdaLimitError' || name === 'LocalAccessDeniedError') continue;
       // Constructors take (message, …fields, options): the options in every later position
       // reach the last parameter whatever the number of fields.
       const options = { cause };
@@ -81,5 +82,13 @@ describe('GeohubError', () => {
     const error = new LambdaLimitError('Sandbox.Timedout', 'Task timed out after 3.00 seconds');
     expect(error).toBeInstanceOf(GeohubError);
     expect(error.name).toBe('Sandbox.Timedout');
+  });
+
+  it("the local IAM's refusal of a task carries the error name AWS reports (AccessDeniedException)", async () => {
+    const { LocalAccessDeniedError } = await import('../../../../local/iam/errors.js');
+    const error = new LocalAccessDeniedError('not authorized', { cause: new Error('x') });
+    expect(error).toBeInstanceOf(GeohubError);
+    expect(error.name).toBe('AccessDeniedException');
+    expect(error.cause).toBeInstanceOf(Error);
   });
 });

@@ -28,6 +28,13 @@ describe('decoding a stand-in request into the API call it makes', () => {
     expect(op('PUT', '/b/k?tagging')).toBe('PutObject?tagging');
   });
 
+  it('keeps "../" in a key as S3 does (a URL parser would resolve it, and IAM would judge another ARN)', () => {
+    expect(decodeRequest('s3', req('PUT', '/b/incoming/../../escape.tif')).params).toEqual({
+      Bucket: 'b',
+      Key: 'incoming/../../escape.tif',
+    });
+  });
+
   it('reads DynamoDB and SQS operations from X-Amz-Target and their parameters from the JSON body', () => {
     expect(
       decodeRequest(
