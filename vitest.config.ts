@@ -56,6 +56,18 @@ export default defineConfig({
       },
       {
         test: {
+          // `npm run test:image` (scripts/test-image.sh, after `npm run image`): the worker image
+          // run as the worker, in podman, against a local stack. Never part of `npm test`.
+          name: 'image',
+          include: ['test/image/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           // The built CLI as a user runs it: each test starts and stops its own stack.
           include: ['test/e2e/**/*.test.ts'],

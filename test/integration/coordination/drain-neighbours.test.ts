@@ -35,7 +35,7 @@ describe('a drain touches only its run', () => {
     const { poisoned } = poisonedCog(tempDir('geohub-poison-'));
     // Both runs' work on the queue before any worker starts, the poisoned run's first: its
     // breaker then opens and its drain runs while the healthy run's messages wait behind.
-    const bad = await hub.upload(poisoned, { name: 'poisoned.tif', job: { zoom: 10 } });
+    const bad = await hub.upload(poisoned, { name: 'poisoned.tif', job: { zoom: 12 } });
     if (bad.outcome !== 'started') throw new Error('the poisoned run did not start');
     const queued = (runId: string) => async () => (await hub.ledger.getRun(runId))?.status === 'RUNNING';
     expect(await waitUntil(queued(bad.runId), 120_000)).toBe(true);

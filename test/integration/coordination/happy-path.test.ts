@@ -9,6 +9,7 @@ import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { localVersionId } from '../../../local/stack/versioned-events.js';
+import { expectSucceeded } from '../../support/expect-succeeded.js';
 import { startTestHub } from '../../support/hub.js';
 import { walkStacCatalog } from '../../support/stac-items.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -29,11 +30,7 @@ describe('a run from upload to mosaic, coordinated by the real state machine', (
     expect(started.outcome).toBe('started');
     if (started.outcome !== 'started') return;
     const execution = await hub.executions.wait(started.executionArn);
-    expect({ status: execution.status, error: execution.error, cause: execution.cause }).toEqual({
-      status: 'SUCCEEDED',
-      error: undefined,
-      cause: undefined,
-    });
+    expectSucceeded(execution);
     expect(execution.states).toContain('Split');
     expect(execution.states).toContain('Finalize');
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countClaims } from '../../../lib/ledger/tile-records.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { expectSucceeded } from '../../support/expect-succeeded.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
 import { expectRunComplete } from '../../support/run-complete.js';
 import { SPEC_AS_ARGUMENT } from '../../support/stubborn-tool.js';
@@ -63,11 +64,7 @@ describe('a re-drive racing the workers that stop its run', () => {
     const report = await hub.redrive(runId);
     const redriven = report.runs.find((r) => r.runId === runId)!;
     const execution = await hub.executions.wait(redriven.executionArn!);
-    expect({ status: execution.status, error: execution.error, cause: execution.cause }).toEqual({
-      status: 'SUCCEEDED',
-      error: undefined,
-      cause: undefined,
-    });
+    expectSucceeded(execution);
 
     await expectRunComplete(hub.ledger, hub.store, runId);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { expectSucceeded } from '../../support/expect-succeeded.js';
 import { startTestHub } from '../../support/hub.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -16,11 +17,7 @@ describe('a run whose source is a version of an object in the versioned bucket, 
     const started = await hub.upload(RGB);
     if (started.outcome !== 'started') throw new Error(`not started: ${started.outcome}`);
     const execution = await hub.executions.wait(started.executionArn);
-    expect({ status: execution.status, error: execution.error, cause: execution.cause }).toEqual({
-      status: 'SUCCEEDED',
-      error: undefined,
-      cause: undefined,
-    });
+    expectSucceeded(execution);
     const run = await hub.ledger.getRun(started.runId);
     // The upload's event named a version (the template enables versioning), and the run is pinned to it.
     expect(run?.source.version).toMatch(/^[A-Za-z0-9_-]{32}$/);

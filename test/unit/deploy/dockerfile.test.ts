@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { projectRoot } from '../../../local/project-root.js';
 
-// No Docker engine on these machines: the image is checked structurally here, built in CI/by hand.
+// The image is built and run by `npm run image` / `npm run test:image` (podman); these checks of
+// the file itself hold where no container engine can be installed.
 const ROOT = projectRoot();
 
 interface Instruction {
@@ -38,8 +38,6 @@ const stages = parseDockerfile(dockerfile);
 const final = stages.at(-1)!;
 const all = stages.flat();
 const ops = (stage: Instruction[], op: string) => stage.filter((i) => i.op === op);
-const stageNamed = (name: string) =>
-  stages.find((s) => s[0]?.op === 'FROM' && new RegExp(`\\bAS\\s+${name}$`, 'i').test(s[0].args));
 
 describe('worker/Dockerfile', () => {
   it('starts tini as PID 1 and node under it, exec form, no shell in between; SIGTERM stops it', () => {
@@ -49,104 +47,54 @@ describe('worker/Dockerfile', () => {
     // A CMD would only add arguments; a shell-form one would wrap everything in /bin/sh -c.
     expect(ops(final, 'CMD')).toEqual([]);
     expect(ops(final, 'SHELL')).toEqual([]);
-    for (const i of [...ops(final, 'ENTRYPOINT'), ...ops(final, 'CMD')])
-      expect(i.args).not.toMatch(/\b(sh|bash)\b|-c\b/);
     expect(ops(final, 'STOPSIGNAL').map((i) => i.args)).toEqual(['SIGTERM']);
-    // tini comes from the runtime's own packages, at a pinned version.
-    expect(ops(final, 'RUN').some((r) => /apt-get install\b.*\btini=0\.19\.0-\*/.test(r.args))).toBe(true);
   });
 
-  it('runs as a non-root user', () => {
+  it('runs as nobody, set after the last RUN, with /scratch its one writable volume', () => {
     const users = ops(final, 'USER');
-    expect(users.length).toBeGreaterThan(0);
-    const user = users.at(-1)!.args.split(':')[0]!;
-    expect(user).not.toMatch(/^(root|0)$/);
-    // The user is set after the last RUN (those need root) and before the entrypoint.
+    expect(users.at(-1)?.args).toBe('65534:65534');
     const index = (i: Instruction) => final.indexOf(i);
     expect(index(users.at(-1)!)).toBeGreaterThan(Math.max(...ops(final, 'RUN').map(index)));
-    expect(index(users.at(-1)!)).toBeLessThan(index(ops(final, 'ENTRYPOINT')[0]!));
-    expect(ops(final, 'RUN').some((r) => new RegExp(`useradd\\b.*\\b${user}\\b`).test(r.args))).toBe(true);
+    expect(ops(final, 'VOLUME').map((v) => JSON.parse(v.args))).toEqual([['/scratch']]);
+    const env = ops(final, 'ENV')
+      .map((e) => e.args)
+      .join(' ');
+    for (const name of ['GEOHUB_SCRATCH_DIR', 'HOME', 'TMPDIR', 'CPL_TMPDIR'])
+      expect(env).toContain(`${name}=/scratch`);
   });
 
-  it('builds from base images pinned to versions, never a floating tag', () => {
-    const images = stages[0]!.filter((i) => i.op === 'ARG' && /_IMAGE=/.test(i.args)).map((i) => i.args);
-    expect(images).toEqual([
-      expect.stringMatching(/^NODE_IMAGE=node:22\.\d+\.\d+-trixie-slim$/),
-      expect.stringMatching(/^MICROMAMBA_IMAGE=mambaorg\/micromamba:\d+\.\d+\.\d+-debian13-slim$/),
-      'RUNTIME_IMAGE=debian:trixie-slim',
+  it('installs Debian 12 packages at exact versions on a Debian 12 base given as an argument', () => {
+    const args = new Map(
+      all
+        .filter((i) => i.op === 'ARG' && i.args.includes('='))
+        .map((i) => i.args.split('=') as [string, string]),
+    );
+    expect(args.get('BASE_IMAGE')).toBe('docker.io/library/debian:bookworm-slim');
+    expect(stages[1]![0]!.args).toBe(`\${BASE_IMAGE}`);
+    const install = ops(final, 'RUN').find((r) => /apt-get install/.test(r.args))!.args;
+    const packages = install.split(/\s+/).filter((w) => /^[a-z0-9.-]+=/.test(w));
+    expect(packages.map((p) => p.split('=')[0])).toEqual([
+      'gdal-bin',
+      'python3-gdal',
+      'tini',
+      'ca-certificates',
     ]);
-    // Every stage starts from one of those (or an earlier stage), so nothing else is pulled.
-    const names = new Set<string>();
-    for (const stage of stages.slice(1)) {
-      const [from, , name] = stage[0]!.args.split(/\s+/);
-      expect(/^\$\{[A-Z_]+_IMAGE\}$/.test(from!) || names.has(from!), from).toBe(true);
-      if (name) names.add(name);
+    for (const p of packages) {
+      const version = /=\$\{(\w+)\}$/.exec(p)?.[1];
+      expect(args.get(version!), p).toMatch(/^\d[\w.+~-]*$/);
     }
   });
 
-  it('has GDAL and PDAL from conda-forge, pinned, in one environment copied whole into the runtime', () => {
-    const env = parse(readFileSync(join(ROOT, 'worker', 'environment.yml'), 'utf8')) as {
-      channels: string[];
-      dependencies: string[];
-    };
-    expect(env.channels).toEqual(['conda-forge']);
-    // PDAL links the very libgdal the gdal tools use: both pinned to exact versions.
-    expect(env.dependencies).toContainEqual(expect.stringMatching(/^libgdal-core=\d+\.\d+\.\d+$/));
-    expect(env.dependencies).toContainEqual(expect.stringMatching(/^libpdal-core=\d+\.\d+\.\d+$/));
-    for (const dep of env.dependencies.filter((d) => d !== 'ca-certificates'))
-      expect(dep, 'pinned').toMatch(/=\d+(\.\d+)+$/);
-
-    const tools = stageNamed('tools')!;
-    expect(tools[0]!.args).toMatch(/^\$\{MICROMAMBA_IMAGE\}/);
-    expect(
-      tools.some(
-        (i) =>
-          i.op === 'RUN' && /micromamba create .*--prefix \/opt\/geo --file .*environment\.yml/.test(i.args),
-      ),
-    ).toBe(true);
-    // Same path in the runtime: a conda environment is not relocatable once installed.
-    expect(ops(final, 'COPY').map((c) => c.args)).toContain('--from=tools /opt/geo /opt/geo');
-    expect(ops(final, 'ENV').some((e) => /PATH=\/opt\/geo\/bin:/.test(e.args))).toBe(true);
-    // No GDAL or PDAL from the distribution's packages: there is no PDAL there.
-    for (const run of ops(final, 'RUN')) expect(run.args).not.toMatch(/apt-get install\b.*\b(gdal|pdal)/);
-  });
-
-  it('ships the worker as one bundle: no node_modules, no npm, only the node binary', () => {
-    const copies = ops(final, 'COPY').map((c) => c.args);
-    expect(copies).toContain('--from=bundle /bundle /app');
-    expect(copies).toContain('--from=node /usr/local/bin/node /usr/local/bin/node');
-    expect(copies.filter((c) => /node_modules|--from=node\s+\/usr\/local\/lib/.test(c))).toEqual([]);
-    expect(ops(final, 'FROM')[0]!.args).toMatch(/^\$\{RUNTIME_IMAGE\}/);
-    const bundle = stageNamed('bundle')!;
-    expect(
-      bundle.some((i) => i.op === 'RUN' && /node scripts\/bundle-worker\.mjs --outdir \/bundle/.test(i.args)),
-    ).toBe(true);
+  it('copies only what scripts/image.sh puts in the build context: the bundle, node, PDAL', () => {
+    const sources = all.filter((i) => i.op === 'COPY' || i.op === 'ADD').map((i) => i.args.split(/\s+/)[0]);
+    expect(sources.sort()).toEqual(['app', 'node', 'pdal.tar.xz']);
+    const script = readFileSync(join(ROOT, 'scripts', 'image.sh'), 'utf8');
+    expect(script).toMatch(/bundle-worker\.mjs --outdir "\$context\/app"/);
+    expect(script).toMatch(/mv "\$context\/package\/bin\/node" "\$context\/node"/);
+    expect(script).toMatch(/cp "\$PDAL_TARBALL" "\$context\/pdal\.tar\.xz"/);
     // /app/main.js is the bundle of worker/main.ts (the bundler's entry named "main").
     const bundler = readFileSync(join(ROOT, 'scripts', 'bundle-worker.mjs'), 'utf8');
     expect(bundler).toMatch(/main: 'worker\/main\.ts'/);
-  });
-
-  it('copies only files that exist and that the build context (.dockerignore) lets in', () => {
-    const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#'));
-    expect(ignore[0]).toBe('*'); // an allow-list: node_modules, .serverless, .git, … stay out
-    const allowed = new Set(
-      ignore.filter((l) => l.startsWith('!')).map((l) => l.slice(1).replace(/\/$/, '')),
-    );
-    const sources = all
-      .filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))
-      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
-    expect(sources.length).toBeGreaterThan(0);
-    for (const source of sources) {
-      expect(existsSync(join(ROOT, source)), source).toBe(true);
-      const inContext = [...allowed].some(
-        (a) => source.replace(/\/$/, '') === a || source.startsWith(`${a}/`),
-      );
-      expect(inContext, `${source} is in the build context`).toBe(true);
-    }
-    // The local stack's code is not even in the context.
-    expect([...allowed].filter((a) => /^(local|functions|test|bench)$/.test(a))).toEqual([]);
+    expect(existsSync(join(ROOT, 'worker', 'tools', 'warp-metatile.py'))).toBe(true);
   });
 });
