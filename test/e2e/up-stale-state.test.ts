@@ -76,7 +76,11 @@ describe('after a crash, the CLI sends nothing to whoever takes the port (issue 
     const runtime = join(base, 'runtime');
     mkdirSync(runtime, { mode: 0o700 });
     const mark = processMark();
-    const env = { ...mark.env, XDG_RUNTIME_DIR: runtime };
+    // The up this test crashes leaves its temporary directories (the workers' scratch, the page's
+    // render cache), as any crash does: they go with the test's own directory.
+    const crashTmp = join(base, 'tmp');
+    mkdirSync(crashTmp, { mode: 0o700 });
+    const env = { ...mark.env, XDG_RUNTIME_DIR: runtime, TMPDIR: crashTmp };
     onTestFinished(() => {
       for (const line of mark.live()) {
         try {
