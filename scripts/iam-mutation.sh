@@ -19,6 +19,7 @@ if [ "${1:-}" != "--quick" ]; then
     test/integration/coordination/drain-neighbours.test.ts
     test/integration/coordination/run-control.test.ts
     test/integration/coordination/stranded-claims.test.ts
+    test/integration/coordination/stale-stops.test.ts
     test/integration/reliability/bad-input.test.ts
     test/integration/reliability/spot-fallback.test.ts
     test/integration/reliability/aws-service-behaviour.test.ts

@@ -13,7 +13,7 @@ import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
 import type { FaultRates } from '../faults/fault-rates.js';
-import { guardedInvoke, guardedStarter } from '../iam/guard-calls.js';
+import { guardedInvoke, guardedStarter, guardedStop } from '../iam/guard-calls.js';
 import { OPERATOR } from '../iam/local-iam.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import type { EmulatorSet } from '../stack/emulator-set.js';
@@ -214,7 +214,8 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       store,
       queue,
       deadLetters,
-      executions,
+      // Stopped from outside (the API, the CLI, a test's Stop button) by the operator.
+      executions: guardedStop(executions, iam, OPERATOR),
       pool: workers,
       capacity,
       warm,

@@ -65,3 +65,26 @@ export function guardedInvoke<E, R>(
     return fn(event);
   };
 }
+
+/**
+ * Executions whose Stop button acts as `principal` (the operator: `geohub cancel`, the page, a
+ * Ctrl-C of `geohub run`): states:StopExecution on the execution's ARN, authorised first.
+ */
+export function guardedStop<E extends { stop(executionArn: string): Promise<void> }>(
+  executions: E,
+  iam: LocalIam | undefined,
+  principal: string,
+): E {
+  if (!iam) return executions;
+  return {
+    ...executions,
+    async stop(executionArn: string) {
+      await requireAllowed(iam, principal, {
+        service: 'states',
+        operation: 'StopExecution',
+        params: { executionArn },
+      });
+      return executions.stop(executionArn);
+    },
+  };
+}

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { cancelRun } from '../../lib/coordination/cancel-run.js';
 import { countClaims, listTiles } from '../../lib/ledger/tile-records.js';
 import { runIdSchema } from '../../lib/model/ids.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
 import type { LocalHub } from '../hub/local-hub.js';
+import { operatorCancel } from '../hub/operator-cancel.js';
 import type { RequestGate } from './auth.js';
 import { findDebris } from './debris.js';
 import { HttpError } from './errors.js';
@@ -109,12 +109,8 @@ export async function startApiServer(
       'POST',
       /^\/api\/runs\/([^/]+)\/cancel$/,
       async (m) => {
-        const run = await hub.ledger.getRun(runIdOf(m));
+        const run = await operatorCancel(hub, runIdOf(m));
         if (!run) throw new HttpError(404, `no such run: ${m[1]}`);
-        const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
-        // As the console's Stop button; without a running execution, cancel the run directly.
-        if (execution?.status === 'RUNNING') await hub.executions.stop(execution.executionArn);
-        else await cancelRun(hub.ledger, run.runId, 'cancelled by an operator');
         return runView(run.runId);
       },
     ],

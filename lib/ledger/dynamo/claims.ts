@@ -123,6 +123,12 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         const current = await getMetatile(runId, metatile.id);
+        // The SDK retries a request whose response was lost (a timeout, a reset socket): its
+        // first attempt may have landed, and the retry then fails the condition on our own
+        // claim. The owner and the lease this call wrote tell it apart from anyone else's;
+        // taken for 'held', the metatile would stay CLAIMED by a worker that is not working on it.
+        if (current?.state === 'CLAIMED' && current.owner === owner && current.leaseUntil === at + leaseMs)
+          return { outcome: 'claimed', attempts: current.attempts };
         const final = current ? OUTCOME_OF[current.state] : undefined;
         if (final) return { outcome: final };
         return { outcome: 'held', leaseUntil: current?.leaseUntil ?? at };

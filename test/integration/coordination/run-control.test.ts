@@ -6,8 +6,11 @@ import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import { isToolProcess } from '../../../lib/process/tool-processes.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { operatorCancel } from '../../../local/hub/operator-cancel.js';
+import { ADMINISTRATOR } from '../../../local/stack/stack.js';
 import { findFiles } from '../../support/find-files.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
+import { seedLedgerRun } from '../../support/ledger-run.js';
 import { slowGeoTiff } from '../../support/raster-fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { waitUntil } from '../../support/wait-until.js';
@@ -70,6 +73,14 @@ describe('run control on the local stack', () => {
     expect(parts()).toEqual([]);
     const run = await hub.ledger.getRun(started.runId);
     expect(run?.counters.done).toBeLessThan(run!.counters.total);
+  });
+
+  // Catches: a cancel that only stops executions (a run whose trigger died between planning it and
+  // starting its execution would stay RUNNING for ever), and an operator policy without that write.
+  it('cancelling a run whose execution never started records it CANCELLED, as the operator', async () => {
+    const { runId } = await seedLedgerRun(hub.principal(ADMINISTRATOR).ledger, 1, 16);
+    const run = await operatorCancel(hub, runId);
+    expect(run).toMatchObject({ status: 'CANCELLED', reason: 'cancelled by an operator' });
   });
 
   it('a run whose every upload fails opens the breaker, drains, fails naming it; re-drive after the fix finishes the run', async () => {

@@ -8,6 +8,8 @@ import type { TileState } from '../../../lib/model/run.js';
 import { outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
 import { stackClients } from '../../support/stack-clients.js';
 
+type MiddlewareStack = { add(middleware: unknown, options: Record<string, unknown>): void };
+
 const { config, clients, ledger } = stackClients();
 afterAll(() => clients.destroy());
 
@@ -118,6 +120,37 @@ describe('claims and markers on DynamoDB Local', () => {
     await ledger.markDone(runId, m, 'new', outputsOf(runId, m), 1);
     expect((await ledger.getRun(runId))?.counters).toMatchObject({ done: 4, retried: 0 });
     expect(await ledger.claim(runId, m, 'late', 60_000)).toEqual({ outcome: 'done' });
+  });
+
+  // Catches: a claim retried by the SDK after its response was lost, taken for another
+  // worker's live claim: the worker leaves the metatile CLAIMED and works on something else.
+  it('a claim whose response is lost after it landed is still ours on the SDK retry', async () => {
+    const lossy = createAwsClients(config);
+    let lost = 0;
+    (lossy.dynamodb.middlewareStack as unknown as MiddlewareStack).add(
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+        async (args: unknown) => {
+          const result = await next(args);
+          if (context.commandName !== 'UpdateItemCommand' || lost > 0) return result;
+          lost += 1;
+          // DynamoDB applied the write; the caller sees what a dropped connection looks like.
+          throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET' });
+        },
+      { step: 'finalizeRequest', priority: 'low', name: 'loseFirstResponse' },
+    );
+    try {
+      const lossyLedger = createDynamoLedger(lossy.documents, config.table);
+      const { runId, metatiles } = await seedLedgerRun(ledger, 1, 16);
+      const claim = await lossyLedger.claim(runId, metatiles[0]!, 'w', 60_000);
+      expect(lost).toBe(1);
+      expect(claim).toEqual({ outcome: 'claimed', attempts: 1 });
+      // Still exclusive: another worker is told it is held, and ours can be marked.
+      expect((await ledger.claim(runId, metatiles[0]!, 'other', 60_000)).outcome).toBe('held');
+      await ledger.markDone(runId, metatiles[0]!, 'w', outputsOf(runId, metatiles[0]!), 1);
+      expect((await ledger.getRun(runId))?.counters).toMatchObject({ done: 16 });
+    } finally {
+      lossy.destroy();
+    }
   });
 
   it('a live claim is held: a second worker is told when the lease ends', async () => {
