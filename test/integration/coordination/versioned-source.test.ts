@@ -44,15 +44,13 @@ describe('a run whose source is a version of an object in the versioned bucket, 
     const done = async () => (await hub.ledger.getRun(started.runId))?.counters.done ?? 0;
     expect(await waitUntil(async () => (await done()) > 0, 60_000)).toBe(true);
     const run = await hub.ledger.getRun(started.runId);
-    await hub
-      .principal(ADMINISTRATOR)
-      .clients.s3.send(
-        new DeleteObjectCommand({
-          Bucket: run!.source.bucket,
-          Key: run!.source.key,
-          VersionId: run!.source.version,
-        }),
-      );
+    await hub.principal(ADMINISTRATOR).clients.s3.send(
+      new DeleteObjectCommand({
+        Bucket: run!.source.bucket,
+        Key: run!.source.key,
+        VersionId: run!.source.version,
+      }),
+    );
     const execution = await hub.executions.wait(started.executionArn);
     const after = await hub.ledger.getRun(started.runId);
     expect(execution.status, JSON.stringify(after)).toBe('FAILED');
