@@ -1,9 +1,11 @@
 import type { RunRecord } from '../../lib/model/run.js';
 import { startEmulators } from '../stack/emulator-set.js';
+import { portOf } from './api-client.js';
 import { checkRoomForCopy } from './free-space.js';
 import { checkInputFile } from './input-file.js';
 import { readLocalJob } from './local-job.js';
 import { prepareOutputDir } from './output-dir.js';
+import { findRunningUp, type RunningUp } from './running-up.js';
 
 export interface RunJobOptions {
   readonly file: string;
@@ -23,6 +25,12 @@ export interface RunJobOptions {
   /** Aborting (Ctrl-C) cancels the run cleanly, then resolves with its CANCELLED summary. */
   readonly signal?: AbortSignal;
   readonly onWorkerLog?: (line: string) => void;
+  /** Start a private stack even when a `geohub up` of this user is running (`--standalone`). */
+  readonly standalone?: boolean;
+  /** Where the user's `geohub up` is looked for (its port, its state directory). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Said when the run goes to the user's running `geohub up`, or why a found one is not used. */
+  readonly onUp?: (use: { readonly using: RunningUp } | { readonly notUsed: string }) => void;
 }
 
 export interface RunSummary {
@@ -44,7 +52,8 @@ export interface RunSummary {
 }
 
 /**
- * The main job on the embedded default: start the local stack and workers, upload the file
+ * The main job: on the user's running `geohub up` when there is one (run-on-up.ts), else on the
+ * embedded default: start the local stack and workers, upload the file
  * (the upload's own event starts the run), follow it to the end, copy the outputs, stop
  * everything. Whatever happens, nothing is left running.
  */
@@ -55,6 +64,16 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const job = await readLocalJob(input.path, options.job, options.zoom, options.sourceCrs);
   const out = await prepareOutputDir(options.out, options.replace ?? false);
   await checkRoomForCopy(options.file, input.path);
+  if (!options.standalone) {
+    // The user's running up, used as a build daemon is: nothing to start, its workers are warm.
+    const lookup = await findRunningUp(portOf(options.env ?? process.env), options.env);
+    if (lookup && 'found' in lookup) {
+      options.onUp?.({ using: lookup.found });
+      const { runOnUp } = await import('./run-on-up.js');
+      return runOnUp(options, { started, input, job, out }, lookup.found);
+    }
+    if (lookup) options.onUp?.(lookup);
+  }
   // The emulators first, DynamoDB Local's Java the longest start of all: the hub's code (most
   // of the CLI's) loads while it starts, rather than before (local/stack/emulator-set.ts).
   const emulators = startEmulators();

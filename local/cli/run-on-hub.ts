@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
-import type { RunRecord } from '../../lib/model/run.js';
 import type { JobParams } from '../../lib/split/job-params.js';
 import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
@@ -13,6 +12,7 @@ import { copyRunOutputs } from './copy-outputs.js';
 import type { InputFile } from './input-file.js';
 import type { OutputDir } from './output-dir.js';
 import type { RunJobOptions, RunSummary } from './run-job.js';
+import { runSummary } from './run-summary.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -90,7 +90,7 @@ async function runWithMirror(
     const named = (text: string | undefined) => text?.split(uploaded).join(options.file);
     if (upload.outcome === 'rejected') {
       return {
-        ...summary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
+        ...runSummary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
         upload: sent,
       };
     }
@@ -126,7 +126,7 @@ async function runWithMirror(
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
     return {
-      ...summary(
+      ...runSummary(
         runId,
         status,
         run,
@@ -148,34 +148,4 @@ async function waitForClaims(ledger: Ledger, runId: string) {
     if ((await countClaims(ledger, runId)) === 0) return;
     await sleep(200);
   }
-}
-
-function summary(
-  runId: string,
-  status: string,
-  run: RunRecord | undefined,
-  out: string,
-  started: number,
-  reason?: string,
-): RunSummary {
-  const c = run?.counters;
-  const dir = resolve(out);
-  return {
-    runId,
-    status,
-    tiles: {
-      total: c?.total ?? 0,
-      done: c?.done ?? 0,
-      failed: c?.failed ?? 0,
-      cancelled: (c?.cancelled ?? 0) + (c?.parked ?? 0),
-    },
-    outputs: {
-      dir,
-      mosaic: existsSync(join(dir, 'mosaic.vrt')) ? join(dir, 'mosaic.vrt') : undefined,
-      stac: existsSync(join(dir, 'collection.json')) ? join(dir, 'collection.json') : undefined,
-    },
-    durationMs: Date.now() - started,
-    ...(reason ? { reason } : {}),
-    ...(run?.warnings?.length ? { warnings: run.warnings } : {}),
-  };
 }

@@ -1,6 +1,7 @@
 import { createLogger } from '../../lib/log/logger.js';
 import { parseFaultRates } from '../faults/fault-rates.js';
 import { type LocalHub, startLocalHub } from '../hub/local-hub.js';
+import { OPERATOR } from '../iam/local-iam.js';
 import { startApiServer } from '../server/api-server.js';
 import { tokenGate } from '../server/auth.js';
 import { createPage } from '../server/page/create-page.js';
@@ -50,6 +51,7 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
       token: secrets.token,
       pid: process.pid,
       stack: hub.stack.env,
+      operator: hub.stack.envFor(OPERATOR),
     });
     const pageUrl = `${api.url}/?login=${secrets.session}`;
     emit(

@@ -133,6 +133,16 @@ export async function startApiServer(
         };
       },
     ],
+    [
+      'GET',
+      /^\/api\/runs\/([^/]+)\/claims$/,
+      async (m) => {
+        const runId = runIdOf(m);
+        if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
+        // A cancelled run is over for its caller once no worker holds a claim of it any more.
+        return { held: await countClaims(hub.ledger, runId) };
+      },
+    ],
     ['GET', /^\/api\/workers$/, async () => hub.pool.activity()],
     ['GET', /^\/api\/capacity$/, async () => hub.capacity.view()],
     [

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { tileParamsSchema } from '../../lib/split/job-params.js';
+import { jobParamsSchema, MAX_SIDECAR_BYTES, tileParamsSchema } from '../../lib/split/job-params.js';
 import type { LocalHub } from '../hub/local-hub.js';
 import { HttpError } from './errors.js';
 import { parse } from './http-request.js';
@@ -22,8 +22,23 @@ const uploadSchema = z
       .transform(Number)
       .pipe(tileParamsSchema.shape.zoom.unwrap())
       .optional(),
+    /** The whole job (`geohub run` on a running up: its sidecar and options), as the sidecar's JSON. */
+    job: z
+      .string()
+      .max(MAX_SIDECAR_BYTES)
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'job: not JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(jobParamsSchema)
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((q) => q.zoom === undefined || q.job === undefined, 'give the zoom in the job, not both');
 
 const tooLarge = (bytes: number, max: number) =>
   new HttpError(
@@ -66,7 +81,7 @@ export async function receiveUpload(
   url: URL,
   timings: UploadLimits = UPLOAD_LIMITS,
 ): Promise<typeof RESPONDED> {
-  const { name, zoom } = parse(uploadSchema, Object.fromEntries(url.searchParams));
+  const { name, zoom, job } = parse(uploadSchema, Object.fromEntries(url.searchParams));
   // Node's parser reads no more than a stated Content-Length; a chunked body states none.
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (!Number.isSafeInteger(declared))
@@ -87,6 +102,7 @@ export async function receiveUpload(
       const outcome = await hub.upload(file, {
         name,
         ...(zoom === undefined ? {} : { job: { zoom } }),
+        ...(job === undefined || Object.keys(job).length === 0 ? {} : { job }),
         onProgress: (sent) => {
           stored = sent;
         },

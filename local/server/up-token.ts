@@ -16,6 +16,11 @@ export interface UpToken {
    * the workers start before the stack and get theirs over IPC (local/pool/worker-pool.ts).
    */
   readonly stack?: Readonly<Record<string, string>>;
+  /**
+   * The same, with the operator's key (docs/deploy.md, "Operator permissions"): what `geohub run`
+   * reads a run's outputs with when it uses this up (local/cli/run-on-up.ts).
+   */
+  readonly operator?: Readonly<Record<string, string>>;
 }
 
 export const newUpSecret = () => randomBytes(32).toString('base64url');

@@ -22,7 +22,8 @@ export function startCli(
 } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
-    env: { ...process.env, ...env },
+    // Never the developer's own `geohub up`: a test that wants one says so (GEOHUB_STANDALONE: '').
+    env: { ...process.env, GEOHUB_STANDALONE: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // In a process group of its own, as a terminal's foreground job: `kill -INT -- -pid` is Ctrl-C.
     detached: options.detached ?? false,

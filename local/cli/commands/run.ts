@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import { portOf } from '../api-client.js';
 import { type CliIo, emit, intOption } from '../io.js';
 import { createProgress } from '../progress.js';
 import { runJob } from '../run-job.js';
@@ -15,6 +16,7 @@ interface RunOptions {
   replace?: boolean;
   workers: number;
   json?: boolean;
+  standalone?: boolean;
 }
 
 export function registerRun(program: Command, io: CliIo): void {
@@ -44,10 +46,14 @@ export function registerRun(program: Command, io: CliIo): void {
     .option('--replace', "replace a previous run's outputs in --out")
     .option(
       '--workers <n>',
-      'worker processes (default: one per core of this machine)',
+      'worker processes of the private stack (default: one per core of this machine; a running geohub up has its own)',
       intOption(1, 32),
       // One worker per core: a worker's tool is single-threaded and its uploads overlap other work.
       Math.min(32, availableParallelism()),
+    )
+    .option(
+      '--standalone',
+      'start a private stack for this run even when a `geohub up` of yours is running (default: use it; also GEOHUB_STANDALONE=1)',
     )
     .option('--json', 'print one JSON summary on stdout')
     .action(async (file: string, opts: RunOptions) => {
@@ -75,6 +81,14 @@ export function registerRun(program: Command, io: CliIo): void {
           replace: opts.replace,
           workers: opts.workers,
           signal: controller.signal,
+          standalone: opts.standalone === true || io.env.GEOHUB_STANDALONE === '1',
+          env: io.env,
+          onUp: (use) =>
+            io.stderr.write(
+              'using' in use
+                ? `geohub run: on your running geohub up at ${use.using.url} (pid ${use.using.pid}), with its workers; --standalone starts a private stack instead\n`
+                : `geohub run: not using the geohub up on port ${portOf(io.env)}: ${use.notUsed}; starting a private stack\n`,
+            ),
           onUpload: (sent, total) => {
             if (!controller.signal.aborted) upload.update(sent, total);
             if (sent === total) upload.stop();

@@ -1,0 +1,104 @@
+import { basename } from 'node:path';
+import type { RunRecord } from '../../lib/model/run.js';
+import { plainFileName } from '../server/plain-file-name.js';
+import { callApi } from './api-client.js';
+import { CliError } from './cli-error.js';
+import type { RunJobOptions, RunSummary } from './run-job.js';
+import type { CheckedRun } from './run-on-hub.js';
+import { runSummary } from './run-summary.js';
+import type { RunningUp } from './running-up.js';
+import { uploadToUp } from './upload-to-up.js';
+
+type RunView = RunRecord & { execution?: { status: string } };
+type Outcome =
+  | { outcome: 'started'; runId: string; executionArn: string }
+  | { outcome: 'rejected'; runId: string; reason?: string }
+  | { outcome: 'ignored'; reason?: string };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How often the run is looked at: one loopback request and a ledger read, well under a tile's time. */
+const POLL_MS = 50;
+const ENDED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+
+/**
+ * `geohub run` on the user's running `geohub up` (running-up.ts): the file goes up through its
+ * API as `geohub submit` sends it, with the whole job; the run is followed through the API and
+ * cancelled there on Ctrl-C; the outputs are read from its bucket with the operator's key and
+ * copied into --out as a private run's are. Nothing of the up is started or stopped.
+ */
+export async function runOnUp(
+  options: RunJobOptions,
+  checked: Omit<CheckedRun, 'emulators'>,
+  up: RunningUp,
+): Promise<RunSummary> {
+  const { started, input, job, out } = checked;
+  const env = options.env;
+  const name = plainFileName.safeParse(basename(input.path));
+  if (!name.success) {
+    throw new CliError(
+      `cannot send ${JSON.stringify(options.file)} to geohub up: its name must be ${name.error.issues[0]!.message} (--standalone runs it on a private stack)`,
+    );
+  }
+  const query = new URLSearchParams({
+    name: name.data,
+    ...(Object.keys(job).length === 0 ? {} : { job: JSON.stringify(job) }),
+  });
+  const uploadStarted = Date.now();
+  const upload = await uploadToUp<Outcome>(up.port, `/api/uploads?${query}`, input, {
+    env,
+    onSent: options.onUpload,
+  });
+  const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: 1 };
+  if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
+  const named = (text: string | undefined) => text?.replace(/s3:\/\/\S+?\/incoming\/\S+/g, options.file);
+  if (upload.outcome === 'rejected') {
+    return {
+      ...runSummary(upload.runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
+      upload: sent,
+    };
+  }
+  const { runId } = upload;
+  // Loaded while the run goes on (not during the upload, which needs this process's CPU too);
+  // awaited only to copy (copy-from-up.ts).
+  const copier = import('./copy-from-up.js');
+  copier.catch(() => {});
+  const path = `/api/runs/${encodeURIComponent(runId)}`;
+  let cancelling = false;
+  let run: RunView;
+  for (;;) {
+    if (options.signal?.aborted && !cancelling) {
+      cancelling = true;
+      // As on a private stack: the execution stopped, the workers stop their tools.
+      await callApi(up.port, 'POST', `${path}/cancel`, undefined, { env });
+    }
+    run = await callApi<RunView>(up.port, 'GET', path, undefined, { env });
+    options.onProgress?.(run);
+    if (ENDED.has(run.status) && run.execution?.status !== 'RUNNING') break;
+    await sleep(POLL_MS);
+  }
+  if (cancelling) await waitForClaims(up.port, path, env);
+  if (run.status === 'SUCCEEDED' || run.counters.done > 0) {
+    await (await copier).copyFromUp(up.operator, runId, out);
+  }
+  return {
+    ...runSummary(
+      runId,
+      run.status,
+      run,
+      options.out,
+      started,
+      run.status === 'SUCCEEDED' ? undefined : named(run.reason),
+    ),
+    upload: sent,
+  };
+}
+
+/** After a cancel, the up's workers release their claims within a status poll and a kill grace. */
+async function waitForClaims(port: number, path: string, env: NodeJS.ProcessEnv | undefined) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const { held } = await callApi<{ held: number }>(port, 'GET', `${path}/claims`, undefined, { env });
+    if (held === 0) return;
+    await sleep(200);
+  }
+}
