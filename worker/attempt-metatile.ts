@@ -45,7 +45,11 @@ export async function attemptMetatile(
         waitMs = now() - started - toolMs;
       },
     });
-    await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started);
+    // Outputs durable: the marker is written even if the run was cancelled meanwhile (the work is
+    // done), and abandoned only at the stop cutoff, like the uploads before it.
+    await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started, {
+      signal: deps.stop.cutoff,
+    });
     release = undefined;
     const durationMs = now() - started;
     log.info({ durationMs, toolMs, waitMs, uploadMs: durationMs - toolMs - waitMs }, 'metatile done');

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../store/object-store.js';
+
 /** Starts state-machine executions (Step Functions on AWS, the local runner on a laptop). */
 export interface ExecutionStarter {
   /** The ARN an execution of this name has (deterministic), so its input can carry it. */
@@ -9,7 +11,8 @@ export interface ExecutionStarter {
   start(
     name: string,
     input: Readonly<Record<string, unknown>>,
+    options?: RequestOptions,
   ): Promise<{ executionArn: string; started: boolean }>;
   /** The execution's status, or undefined when there is no such execution (both real starters tell). */
-  statusOf?(executionArn: string): Promise<string | undefined>;
+  statusOf?(executionArn: string, options?: RequestOptions): Promise<string | undefined>;
 }

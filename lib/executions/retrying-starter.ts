@@ -1,4 +1,5 @@
 import { type RetryPolicy, retryWithBackoff } from '../aws/backoff.js';
+import type { RequestOptions } from '../store/object-store.js';
 import { ExecutionStartThrottledError } from './errors.js';
 import type { ExecutionStarter } from './execution-starter.js';
 
@@ -24,10 +25,13 @@ export function retryingStarter(
 ): ExecutionStarter {
   return {
     arnFor: (name) => starter.arnFor(name),
-    ...(starter.statusOf ? { statusOf: (arn: string) => starter.statusOf!(arn) } : {}),
-    start: (name, input) =>
+    ...(starter.statusOf
+      ? { statusOf: (arn: string, options?: RequestOptions) => starter.statusOf!(arn, options) }
+      : {}),
+    // A cancelled start (an AbortError) is not a refusal: it passes at once, never retried.
+    start: (name, input, options) =>
       retryWithBackoff(
-        () => starter.start(name, input),
+        () => starter.start(name, input, options),
         policy,
         (error) => REFUSALS.has((error as Error).name),
         (error, attempts) =>

@@ -5,6 +5,7 @@ import {
   type SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
+import { abortOf } from '../aws/abort-of.js';
 import type { ExecutionStarter } from './execution-starter.js';
 
 /** Executions on AWS Step Functions. */
@@ -12,10 +13,11 @@ export function createSfnStarter(sfn: SFNClient, stateMachineArn: string): Execu
   const arnFor = (name: string) => `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
   return {
     arnFor,
-    async start(name, input) {
+    async start(name, input, options) {
       try {
         const r = await sfn.send(
           new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }),
+          abortOf(options),
         );
         return { executionArn: r.executionArn ?? arnFor(name), started: true };
       } catch (error) {
@@ -24,9 +26,9 @@ export function createSfnStarter(sfn: SFNClient, stateMachineArn: string): Execu
         throw error;
       }
     },
-    async statusOf(executionArn) {
+    async statusOf(executionArn, options) {
       try {
-        return (await sfn.send(new DescribeExecutionCommand({ executionArn }))).status;
+        return (await sfn.send(new DescribeExecutionCommand({ executionArn }), abortOf(options))).status;
       } catch (error) {
         if (error instanceof ExecutionDoesNotExist) return undefined;
         throw error;

@@ -64,7 +64,7 @@ export interface Ledger {
   /** Creates the run unless it exists (a duplicate upload event); never overwrites. */
   createRun(run: NewRun): Promise<'created' | 'exists'>;
   /** The run with its counters summed over their shards. */
-  getRun(runId: string): Promise<RunRecord | undefined>;
+  getRun(runId: string, request?: LedgerRequest): Promise<RunRecord | undefined>;
   /** Applies the patch; when `onlyFrom` is given, only if the run is in one of those states. */
   updateRun(runId: string, patch: RunPatch, onlyFrom?: readonly RunStatus[]): Promise<boolean>;
   /** Zeroes the breaker's evidence (retried attempts) for a re-drive. */
@@ -72,7 +72,11 @@ export interface Ledger {
   listRuns(limit?: number): Promise<RunRecord[]>;
 
   /** A metatile's record (one consistent read); undefined when it was never touched. */
-  getMetatile(runId: string, metatileId: string): Promise<MetatileRecord | undefined>;
+  getMetatile(
+    runId: string,
+    metatileId: string,
+    request?: LedgerRequest,
+  ): Promise<MetatileRecord | undefined>;
   /** The records of these metatiles (batched reads); absent ones were never touched. */
   getMetatiles(runId: string, metatileIds: readonly string[]): Promise<Map<string, MetatileRecord>>;
   /**
@@ -114,6 +118,7 @@ export interface Ledger {
     owner: string,
     outputs: MetatileOutputs,
     durationMs: number,
+    request?: LedgerRequest,
   ): Promise<void>;
   /** A terminal data failure: recorded and counted, never retried. */
   markFailed(runId: string, metatile: Metatile, owner: string, error: TileError): Promise<void>;

@@ -8,11 +8,10 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { RequestOptions } from '../store/object-store.js';
+import { abortOf } from '../aws/abort-of.js';
 import { QueueError } from './errors.js';
 import type { SendResult, WorkQueue } from './work-queue.js';
 
-const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
 const BATCH = 10;
 const SEND_ATTEMPTS = 5;
 

@@ -13,13 +13,12 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { abortOf } from '../aws/abort-of.js';
 import { ObjectAccessDeniedError, ObjectVersionGoneError } from './errors.js';
-import type { ObjectHead, ObjectPin, ObjectStore, ReadOptions, RequestOptions } from './object-store.js';
+import type { ObjectHead, ObjectPin, ObjectStore, ReadOptions } from './object-store.js';
 
 /** Up to this size an upload is sent from memory, so that the SDK can retry it. */
 export const BUFFERED_UPLOAD_MAX_BYTES = 64 * 1024 * 1024;
-
-const abortOf = (options?: RequestOptions) => (options?.signal ? { abortSignal: options.signal } : undefined);
 
 /**
  * The client with `signal` on every request it sends. lib-storage's Upload.abort() only rejects

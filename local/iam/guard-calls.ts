@@ -1,4 +1,5 @@
 import type { ExecutionStarter } from '../../lib/executions/execution-starter.js';
+import type { RequestOptions } from '../../lib/store/object-store.js';
 import { denialMessage } from './access-denied.js';
 import type { ApiCall } from './api-call.js';
 import { LocalAccessDeniedError } from './errors.js';
@@ -25,23 +26,23 @@ export function guardedStarter<S extends ExecutionStarter>(
   if (!iam) return starter;
   return {
     arnFor: (name) => starter.arnFor(name),
-    async start(name, input) {
+    async start(name, input, options) {
       await requireAllowed(iam, principal, {
         service: 'states',
         operation: 'StartExecution',
         params: { stateMachineArn },
       });
-      return starter.start(name, input);
+      return starter.start(name, input, options);
     },
     ...(starter.statusOf
       ? {
-          async statusOf(executionArn: string) {
+          async statusOf(executionArn: string, options?: RequestOptions) {
             await requireAllowed(iam, principal, {
               service: 'states',
               operation: 'DescribeExecution',
               params: { executionArn },
             });
-            return starter.statusOf!(executionArn);
+            return starter.statusOf!(executionArn, options);
           },
         }
       : {}),

@@ -4,13 +4,13 @@ import {
   GetCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { abortOf } from '../../aws/abort-of.js';
 import type { Metatile } from '../../model/metatile.js';
 import type { MetatileRecord } from '../../model/run.js';
 import { LeaseLostError } from '../errors.js';
 import { toMetatileRecord } from '../items.js';
 import { leaseShardOf, METATILE_PREFIX, metatileKey, runKey } from '../keys.js';
-import type { ClaimResult, Ledger } from '../ledger.js';
-import { abortOf } from './abort-of.js';
+import type { ClaimResult, Ledger, LedgerRequest } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
 import { claimable, inAnyState, ownClaim } from './conditions.js';
 import type { LedgerContext } from './context.js';
@@ -34,10 +34,11 @@ const OUTCOME_OF: Partial<Record<MetatileRecord['state'], 'done' | 'failed' | 'p
 
 /** Claims (leases on metatiles) and the reads of metatile records. */
 export function claimOperations(ctx: LedgerContext): ClaimOps {
-  const getMetatile = async (runId: string, metatileId: string) => {
+  const getMetatile = async (runId: string, metatileId: string, request?: LedgerRequest) => {
     const r = await ctx.retrying(() =>
       ctx.db.send(
         new GetCommand({ TableName: ctx.table, Key: metatileKey(runId, metatileId), ConsistentRead: true }),
+        abortOf(request),
       ),
     );
     return r.Item ? toMetatileRecord(r.Item) : undefined;
@@ -122,7 +123,7 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
         return { outcome: 'claimed', attempts: Number(r.Attributes?.attempts ?? 1) };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        const current = await getMetatile(runId, metatile.id);
+        const current = await getMetatile(runId, metatile.id, request);
         // The SDK retries a request whose response was lost (a timeout, a reset socket): its
         // first attempt may have landed, and the retry then fails the condition on our own
         // claim. The owner and the lease this call wrote tell it apart from anyone else's;

@@ -1,7 +1,7 @@
 import type { Metatile } from '../../model/metatile.js';
 import type { TileError } from '../../model/run.js';
 import { LeaseLostError } from '../errors.js';
-import type { Ledger, MetatileOutputs, Release } from '../ledger.js';
+import type { Ledger, LedgerRequest, MetatileOutputs, Release } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
 import { ownClaim } from './conditions.js';
 import type { LedgerContext } from './context.js';
@@ -32,6 +32,7 @@ export function markerOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'getMe
     what: string,
     set: Readonly<Record<string, unknown>>,
     counts: Counts,
+    request?: LedgerRequest,
   ) => {
     try {
       await transition(
@@ -41,11 +42,12 @@ export function markerOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'getMe
         { set: [assign({ ...set, updatedAt: iso() })], remove: [LEASE_FIELDS], condition: ownClaim(owner) },
         counts,
         true,
+        request,
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // A retry after an ambiguous failure may find its own earlier write applied.
-      const current = await ledger.getMetatile(runId, metatile.id);
+      const current = await ledger.getMetatile(runId, metatile.id, request);
       if (current && current.state === set.state && current.doneBy === owner) return;
       throw new LeaseLostError(`cannot mark ${runId}/${metatile.id} ${what}: the lease is no longer ours`, {
         cause: error,
@@ -54,7 +56,7 @@ export function markerOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'getMe
   };
 
   return {
-    async markDone(runId, metatile, owner, outputs: MetatileOutputs, durationMs) {
+    async markDone(runId, metatile, owner, outputs: MetatileOutputs, durationMs, request) {
       const missing = metatile.tiles.filter((t) => !outputs.has(t.id));
       if (missing.length > 0)
         throw new RangeError(`marker for ${runId}/${metatile.id} lacks outputs of ${missing.length} tiles`);
@@ -66,6 +68,7 @@ export function markerOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'getMe
         'done',
         { state: 'DONE', outputs: byTile, durationMs, doneBy: owner },
         { done: metatile.tiles.length },
+        request,
       );
     },
 

@@ -1,8 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { abortOf } from '../../aws/abort-of.js';
 import type { RunRecord, RunStatus } from '../../model/run.js';
 import { toRunRecord } from '../items.js';
 import { COUNTER_PREFIX, RUN_LIST_KEY, runKey } from '../keys.js';
-import type { Ledger, NewRun, RunPatch } from '../ledger.js';
+import type { Ledger, LedgerRequest, NewRun, RunPatch } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
 import { itemAbsent, itemExists, runStatusIn } from './conditions.js';
 import type { LedgerContext } from './context.js';
@@ -15,7 +16,7 @@ export function runOperations(ctx: LedgerContext): RunOps {
   const iso = () => new Date(ctx.now()).toISOString();
 
   /** The run's counter shards and META item: one consistent Query (`COUNT#…` sorts before `META`). */
-  const readRun = async (runId: string) => {
+  const readRun = async (runId: string, request?: LedgerRequest) => {
     const r = await ctx.retrying(() =>
       ctx.db.send(
         new QueryCommand({
@@ -24,6 +25,7 @@ export function runOperations(ctx: LedgerContext): RunOps {
           ExpressionAttributeValues: { ':pk': runKey(runId).PK, ':from': COUNTER_PREFIX, ':to': 'META' },
           ConsistentRead: true,
         }),
+        abortOf(request),
       ),
     );
     const items = r.Items ?? [];
@@ -31,8 +33,8 @@ export function runOperations(ctx: LedgerContext): RunOps {
     return { meta, shards: items.filter((i) => i.SK !== 'META') };
   };
 
-  const getRun = async (runId: string): Promise<RunRecord | undefined> => {
-    const { meta, shards } = await readRun(runId);
+  const getRun = async (runId: string, request?: LedgerRequest): Promise<RunRecord | undefined> => {
+    const { meta, shards } = await readRun(runId, request);
     return meta ? toRunRecord(meta, shards) : undefined;
   };
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { abortOf } from '../../aws/abort-of.js';
 import type { CounterField } from '../items.js';
 import { counterKey, metatileKey } from '../keys.js';
+import type { LedgerRequest } from '../ledger.js';
 import type { LedgerContext } from './context.js';
 import { increment, type UpdateSpec, updateExpression } from './expression.js';
 
@@ -20,12 +22,13 @@ export async function transition(
   counts: Counts = {},
   /** The change records finished work (a marker, a failure): it is retried longer (context.ts). */
   afterWork = false,
+  request?: LedgerRequest,
 ): Promise<void> {
   const retrying = afterWork ? ctx.retryingAfterWork : ctx.retrying;
   const counted = Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== 0 && n !== undefined));
   const update = { TableName: ctx.table, Key: metatileKey(runId, metatileId), ...updateExpression(spec) };
   if (Object.keys(counted).length === 0) {
-    await retrying(() => ctx.db.send(new UpdateCommand(update)));
+    await retrying(() => ctx.db.send(new UpdateCommand(update), abortOf(request)));
     return;
   }
   const command = new TransactWriteCommand({
@@ -41,5 +44,5 @@ export async function transition(
       },
     ],
   });
-  await retrying(() => ctx.db.send(command));
+  await retrying(() => ctx.db.send(command, abortOf(request)));
 }
