@@ -6,7 +6,7 @@
  * Options: `--quick` (small inputs, one run each: the CI check that the bench produces its
  * figures; docs/ is left alone), `--runs <n>` (timed runs per figure, default 3),
  * `--results <file>`, `--only <sections>` (a comma list of overhead, sigterm, rerun, cancel,
- * counted, split, finalize, bundle: re-measures those rows alone and merges them into
+ * counted, split, finalize, bundle, pdal: re-measures those rows alone and merges them into
  * docs/benchmarks.json; every other row keeps the commit and date it was measured on, and the
  * table says so).
  * The run fails when the split Lambda's bundle is over Lambda's limits.
@@ -19,15 +19,19 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../local/project-root.js';
+import { loadWorkerConfig } from '../worker/config.js';
 import { RESULTS, writeBenchmarkDocs } from './benchmarks-doc.js';
 import { benchCancelCooperative, benchCancelStubborn } from './cancel.js';
 import { countedRun } from './counted.js';
+import { benchGrace } from './grace.js';
 import { benchOverhead } from './overhead.js';
+import { benchPdalEngines } from './pdal-engines.js';
 import { benchRerunCompleted, benchSigtermResume, type RerunFigures, type SigtermResume } from './resume.js';
 import { benchDir, benchRasters } from './sources.js';
 import type { SplitBundleResult } from './split-bundle.js';
 import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
+import { pdalOnPath } from './support/pdal-on-path.js';
 import { pricePer1000 } from './support/price.js';
 import { gitState } from './support/provenance.js';
 import { measuredBy, mergeSections, SECTIONS, type Section } from './support/sections.js';
@@ -86,6 +90,7 @@ try {
     split?: BenchResults['split'];
     finalized?: BenchResults['finalized'];
     bundle?: BenchResults['bundle'];
+    pdal?: BenchResults['pdal'];
   } = { resume: {} };
   const overhead = [];
   for (const raster of want('overhead') ? rasters : []) {
@@ -114,7 +119,9 @@ try {
     log('cancel latency through a worker: a cooperative tool, then one that ignores SIGTERM…');
     const cooperative = await benchCancelCooperative(runs);
     const stubborn = await benchCancelStubborn(root, dir, runs);
-    figures.cancel = { cooperative, stubborn };
+    log('the kill grace: SIGTERM → group gone, the engine reading over /vsis3/, then a local copy…');
+    const grace = await benchGrace(runs, loadWorkerConfig({}).killGraceMs);
+    figures.cancel = { cooperative, stubborn, grace };
     saveSoFar(figures);
   }
   let counted: Awaited<ReturnType<typeof countedRun>> | undefined;
@@ -170,6 +177,20 @@ try {
     ) as SplitBundleResult;
     figures.bundle = bundle;
     saveSoFar(figures);
+  }
+  if (want('pdal')) {
+    const pdal = pdalOnPath(root);
+    if (!pdal)
+      log('no pdal on PATH and no ../shared/tools/pdal-*.tar.xz: the point-cloud engines are not measured');
+    else {
+      log('the point-cloud engines, PDAL against the local engine, and the sizing at its worst…');
+      try {
+        figures.pdal = await benchPdalEngines(root, runs, quick);
+        saveSoFar(figures);
+      } finally {
+        pdal.dispose();
+      }
+    }
   }
 
   const cost =

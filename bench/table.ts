@@ -1,10 +1,13 @@
 /** docs/benchmarks.md's table, written from the results of `npm run bench` (docs/benchmarks.json). */
 import type { CancelFigures } from './cancel.js';
 import type { CountedRun } from './counted.js';
+import type { GraceFigures } from './grace.js';
 import type { OverheadFigures } from './overhead.js';
+import type { PdalBench } from './pdal-engines.js';
 import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
 import type { SplitBundleResult } from './split-bundle.js';
 import type { machine } from './support/machine.js';
+import { pdalRows } from './support/pdal-rows.js';
 import { crossoverRow, overheadRows } from './support/peer-rows.js';
 import type { pricePer1000 } from './support/price.js';
 import { type Provenance, showAt, showCommit } from './support/provenance.js';
@@ -54,10 +57,14 @@ export interface BenchResults {
   readonly cancel?: {
     readonly cooperative: CancelFigures;
     readonly stubborn: CancelFigures & { graceMs: number };
+    /** Older results lack it. */
+    readonly grace?: GraceFigures;
   };
   readonly cost?: ReturnType<typeof pricePer1000>;
   /** bench/split-bundle.ts: the split Lambda with and without the EPSG registry. */
   readonly bundle?: SplitBundleResult;
+  /** bench/pdal-engines.ts: the point-cloud engines, and the sizing's worst case. */
+  readonly pdal?: PdalBench;
 }
 
 const DYNAMO_WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem'].map(
@@ -134,6 +141,11 @@ export function benchTable(r: BenchResults): string {
       `| cancel through a worker → group dead / .part gone / claim released, cooperative tool (via execution stop)${older('cancel')} | ${cancelCell(r.cancel.cooperative)} | within the run-status poll + grace |`,
       `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs)${older('cancel')} | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
     );
+  const grace = r.cancel?.grace;
+  if (grace)
+    rows.push(
+      `| the kill grace, measured: SIGTERM → the metatile engine's group gone, mid-warp, its source read through \`/vsis3/\` from the S3 stand-in; then from a local copy${older('cancel')} | ${showSpread(grace.vsis3Ms, 'ms')}; local copy ${showSpread(grace.localMs, 'ms')} | well under the grace (${grace.graceMs / 1000} s) |`,
+    );
   const b = r.bundle;
   // A difference within the noise of a cold start may come out below zero.
   const signed = (n: number) => (n < 0 ? `−${-n}` : `+${n}`);
@@ -142,6 +154,7 @@ export function benchTable(r: BenchResults): string {
     rows.push(
       `| split Lambda bundle with the EPSG registry (from PROJ's database), and its cold start (import + first CRS lookup, median of ${b.samples})${older('bundle')} | ${mbOf(b.withRegistry.bundleBytes)} (${mbOf(b.withRegistry.bundleDeflatedBytes)} deflated) against ${mbOf(b.withoutRegistry.bundleBytes)} without it; ${signed(Math.round(b.withRegistry.importCpuMsMedian - b.withoutRegistry.importCpuMsMedian))} ms CPU, +${Math.round(b.withRegistry.rssMiBMedian - b.withoutRegistry.rssMiBMedian)} MiB at init, ${Math.round(b.withRegistry.firstLookupMsMedian)} ms for the first lookup (unpacking the registry); ${b.withinLambdaLimits ? 'within' : '**over**'} Lambda's limits | 50 MB zipped, 250 MB unzipped |`,
     );
+  if (r.pdal) rows.push(...pdalRows(r.pdal, older('pdal')));
   if (cost)
     rows.push(
       `| request cost per 1,000 sub-tiles${older('counted')} | $${cost.usdPer1000.total.toFixed(4)} (SQS $${cost.usdPer1000.sqs.toFixed(4)}, DynamoDB $${cost.usdPer1000.dynamodb.toFixed(4)}, S3 $${cost.usdPer1000.s3.toFixed(4)}, Step Functions $${cost.usdPer1000.stepFunctions.toFixed(4)}) | |`,

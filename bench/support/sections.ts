@@ -10,6 +10,7 @@ export const SECTIONS = [
   'split',
   'finalize',
   'bundle',
+  'pdal',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -23,6 +24,7 @@ const FIELDS: Readonly<Record<Section, readonly string[]>> = {
   split: ['split'],
   finalize: ['finalized'],
   bundle: ['bundle'],
+  pdal: ['pdal'],
 };
 
 interface Results {

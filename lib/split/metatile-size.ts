@@ -17,7 +17,18 @@ export const METATILE_BUDGET_SECONDS = 30;
  * machine a Byte metatile at native zoom went at ~20 M samples/s.
  */
 export const RASTER_SAMPLES_PER_SECOND = 10_000_000;
-export const POINTS_PER_SECOND = 1_000_000;
+/**
+ * Points per second through one point-cloud sub-tile at its worst: an unclassified cloud, whose
+ * ground PDAL finds with SMRF, read twice (the extractor's probe, then PDAL's reader). Measured by
+ * `npm run bench` (bench/pdal-engines.ts: ~0.4 M/s for a 3 M-point cloud in one sub-tile on the
+ * bench machine, docs/benchmarks.md), taken lower for a slower vCPU.
+ */
+export const POINTS_PER_SECOND = 250_000;
+/**
+ * A point-cloud sub-tile's cost before its points: the extractor (a Node process) and the tool
+ * (PDAL, or gdal_grid) each start anew per sub-tile; ~0.6 s together on the bench machine.
+ */
+export const POINTCLOUD_TILE_START_SECONDS = 1;
 
 export interface MetatileSize {
   /** Sub-tiles per message: the metatile a worker claims, warps in one process and marks at once. */
@@ -32,8 +43,10 @@ export interface MetatileSize {
  * under its footprint, never more than the whole source, since one warp reads each source pixel
  * once however many tiles it cuts. At the native zoom that is about one tile's worth of pixels,
  * and the message holds the full 4×4 block; a job far below the native zoom (a coarse overview
- * of a big raster, a dense point cloud gridded coarsely) reads far more per tile and gets smaller
- * metatiles, down to one sub-tile. `max` is the deployment's cap (GEOHUB_TILES_PER_MESSAGE).
+ * of a big raster) reads far more per tile and gets smaller metatiles, down to one sub-tile.
+ * A point-cloud sub-tile is its own processes (a start-up each) reading its points: the ones
+ * near the tile from COPC, the whole file from plain LAS/LAZ; a dense cloud gets smaller
+ * metatiles. `max` is the deployment's cap (GEOHUB_TILES_PER_MESSAGE).
  */
 export function metatileSize(
   header: SourceHeader,
@@ -45,10 +58,15 @@ export function metatileSize(
   const tileSide = WORLD_SIZE / 2 ** plan.zoom;
   // The share of the source under one tile: all of it when the tile is larger than the footprint.
   const share = Math.min(1, (tileSide * tileSide) / footprint);
-  const wholeSource =
-    header.kind === 'raster'
-      ? (header.width * header.height * header.bands) / RASTER_SAMPLES_PER_SECOND
-      : header.pointCount / POINTS_PER_SECOND;
+  if (header.kind === 'pointcloud') {
+    // Every sub-tile starts its own processes, and only COPC lets them read just the points near
+    // the tile: a plain LAS/LAZ file is streamed past whole by each sub-tile's extractor and reader.
+    const pointsRead = header.format === 'copc' ? header.pointCount * share : header.pointCount;
+    const secondsPerTile = POINTCLOUD_TILE_START_SECONDS + pointsRead / POINTS_PER_SECOND;
+    const fits = Math.floor(METATILE_BUDGET_SECONDS / secondsPerTile);
+    return { tilesPerMessage: Math.max(1, Math.min(max, fits)), secondsPerTile };
+  }
+  const wholeSource = (header.width * header.height * header.bands) / RASTER_SAMPLES_PER_SECOND;
   const secondsPerTile = wholeSource * share;
   // A metatile never reads more than the whole source: a source read within the budget fits whole.
   const fits =

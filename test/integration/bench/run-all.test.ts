@@ -67,6 +67,14 @@ describe('npm run bench, short version', () => {
       for (const s of [c.groupDeadMs, c.partGoneMs, c.claimReleasedMs])
         expect(s.median).toBeGreaterThanOrEqual(0);
 
+    // The kill grace, measured on a real engine mid-warp: its group ended on SIGTERM, long before
+    // the grace (the bench throws if it outlived SIGTERM by 60 s).
+    for (const g of [r.cancel!.grace!.vsis3Ms, r.cancel!.grace!.localMs]) expect(g.max).toBeLessThan(10_000);
+    // The point-cloud engines where a real PDAL is at hand (../shared/tools in CI; none on a bare clone).
+    if (r.pdal) {
+      expect(r.pdal.inputs.map((i) => i.tiles)).toEqual([4, 1]);
+      expect(r.pdal.sizing.tilesPerMessage).toBeGreaterThanOrEqual(1);
+    }
     expect(run.stdout).toContain('| figure | result | target |');
     expect(run.stdout).toContain('| split Lambda bundle with the EPSG registry');
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toBe(readme);

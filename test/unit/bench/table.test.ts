@@ -67,3 +67,45 @@ describe('the benchmark table', () => {
     expect(rowOf(table, '| split + enqueue')).toContain('split 2100 ms (2000–2300, 3 runs)');
   });
 });
+
+describe('the point-cloud and grace rows', () => {
+  const pdal = (metatileSeconds: number) => ({
+    pdalVersion: '2.8.4',
+    inputs: [],
+    sizing: {
+      assumedPointsPerSecond: 250_000,
+      measuredPointsPerSecond: 400_000,
+      tilesPerMessage: 2,
+      predictedSecondsPerTile: 13,
+      measuredSecondsPerTile: metatileSeconds / 2,
+      metatileSeconds,
+      budgetSeconds: 30,
+    },
+  });
+
+  it('says a planned metatile is over the budget when the measured pace puts it there', () => {
+    const sizing = (s: number) =>
+      rowOf(benchTable({ ...recorded(), pdal: pdal(s) }), "| the split's point-cloud sizing");
+    expect(sizing(15)).toContain('a metatile takes 15 s, within the budget');
+    expect(sizing(31)).toContain('a metatile takes 31 s, **over** the budget');
+  });
+
+  it('shows the grace measured through /vsis3/ and from a local copy, with their spread', () => {
+    const spread = (median: number) => ({ median, min: median - 1, max: median + 1, runs: 3 });
+    const tool = {
+      groupDeadMs: spread(500),
+      partGoneMs: spread(510),
+      claimReleasedMs: spread(520),
+      partsWritten: 3,
+    };
+    const cancel = {
+      cooperative: tool,
+      stubborn: { ...tool, graceMs: 10_000 },
+      grace: { vsis3Ms: spread(40), localMs: spread(25), graceMs: 10_000 },
+    };
+    const row = rowOf(benchTable({ ...recorded(), cancel }), '| the kill grace, measured');
+    expect(row).toContain(
+      '40 ms (39–41, 3 runs); local copy 25 ms (24–26, 3 runs) | well under the grace (10 s) |',
+    );
+  });
+});

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PointCloudHeader, RasterHeader } from '../../../../lib/source/source-header.js';
-import { metatileSize, RASTER_SAMPLES_PER_SECOND } from '../../../../lib/split/metatile-size.js';
+import {
+  METATILE_BUDGET_SECONDS,
+  metatileSize,
+  POINTCLOUD_TILE_START_SECONDS,
+  POINTS_PER_SECOND,
+  RASTER_SAMPLES_PER_SECOND,
+} from '../../../../lib/split/metatile-size.js';
 import type { Bbox } from '../../../../lib/tiling/bbox.js';
 import { nativeZoom } from '../../../../lib/tiling/native-zoom.js';
 
@@ -22,10 +28,10 @@ function raster(width: number, height: number, bands: number): RasterHeader {
   };
 }
 
-function cloud(pointCount: number): PointCloudHeader {
+function cloud(pointCount: number, format: PointCloudHeader['format'] = 'laz'): PointCloudHeader {
   return {
     kind: 'pointcloud',
-    format: 'laz',
+    format,
     bytes: 1,
     version: '1.4',
     pointFormat: 6,
@@ -68,10 +74,27 @@ describe('metatileSize: one metatile’s work within a quarter of the spot warni
     );
   });
 
-  it('a dense point cloud gridded coarsely reads more points per tile: fewer sub-tiles', () => {
-    const dense = cloud(2_000_000_000);
-    expect(metatileSize(dense, { zoom: 16, bbox3857: square(50_000) }).tilesPerMessage).toBe(16);
+  it('a dense COPC cloud gridded coarsely reads more points per tile: fewer sub-tiles', () => {
+    const dense = cloud(2_000_000_000, 'copc');
+    expect(metatileSize(dense, { zoom: 17, bbox3857: square(50_000) }).tilesPerMessage).toBe(16);
     expect(metatileSize(dense, { zoom: 10, bbox3857: square(50_000) }).tilesPerMessage).toBe(1);
+  });
+
+  it('a plain LAS/LAZ sub-tile reads the whole file and starts its own processes: sized by both', () => {
+    // autzen_trim.laz (110,000 points): a start and a small read per sub-tile, the whole 4×4 block.
+    const small = metatileSize(cloud(110_000), { zoom: 17, bbox3857: square(1_000) });
+    expect(small.tilesPerMessage).toBe(16);
+    expect(small.secondsPerTile).toBeCloseTo(POINTCLOUD_TILE_START_SECONDS + 110_000 / POINTS_PER_SECOND, 6);
+    // The bench's worst case: 3 M unclassified points, every one read by every sub-tile, even at
+    // a fine zoom where a COPC file of the same points would read a sliver.
+    const dense = metatileSize(cloud(3_000_000), { zoom: 19, bbox3857: square(300) });
+    const perTile = POINTCLOUD_TILE_START_SECONDS + 3_000_000 / POINTS_PER_SECOND;
+    expect(dense.secondsPerTile).toBeCloseTo(perTile, 6);
+    expect(dense.tilesPerMessage).toBe(Math.floor(METATILE_BUDGET_SECONDS / perTile));
+    expect(dense.tilesPerMessage * dense.secondsPerTile).toBeLessThanOrEqual(METATILE_BUDGET_SECONDS);
+    expect(metatileSize(cloud(3_000_000, 'copc'), { zoom: 19, bbox3857: square(300) }).tilesPerMessage).toBe(
+      16,
+    );
   });
 
   it('never over the deployment’s cap (GEOHUB_TILES_PER_MESSAGE)', () => {
