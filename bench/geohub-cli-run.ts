@@ -8,13 +8,16 @@ import type { BenchRaster } from './sources.js';
 /**
  * `geohub run` as a user runs it — the built CLI, from the command to its exit: the local stack's
  * start, upload, split, workers, finalize, the copy into --out and the stop. This is the
- * "including start-up" figure; nothing of it is left out.
+ * "including start-up" figure; nothing of it is left out. Or, given a running `geohub up`, the
+ * command a user types then: the file through its API, the run there, the outputs copied back.
  */
 export async function geohubCliRun(
   raster: BenchRaster,
   zoom: number,
   workers: number,
   dir: string,
+  /** A running `geohub up` to use (up-daemon.ts); without it, a private stack, whatever the user runs. */
+  up?: Readonly<Record<string, string>>,
 ): Promise<{ seconds: number; tiles: number }> {
   const out = join(dir, 'geohub-cli');
   rmSync(out, { recursive: true, force: true });
@@ -32,7 +35,7 @@ export async function geohubCliRun(
   ];
   const t0 = performance.now();
   await execa(process.execPath, [bin, ...args], {
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...(up ?? { GEOHUB_STANDALONE: '1' }) },
   });
   const seconds = Math.round(performance.now() - t0) / 1000;
   const tiles = findFiles(out, (n) => /^\d+\.tif$/.test(n)).length;

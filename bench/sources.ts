@@ -41,6 +41,8 @@ export function benchRasters(root: string, dir: string, quick: boolean): BenchRa
   const byte = 'bench raster: shade.tif ×4 (4096², EPSG:3857, Byte)';
   const float32 = 'RGB.byte.tif band 1 ×4 (3164×2872, UTM 18N, Float32)';
   return [
+    // The small job a user tries a tool on first (issue 40): 20 tiles.
+    { label: 'RGB.byte.tif (791×718, UTM 18N, Byte ×3)', path: rgb, zoom: 9 },
     { label: byte, path: shade4x },
     { label: byte, path: shade4x, zoom: 17 },
     { label: float32, path: float },

@@ -46,10 +46,13 @@ export async function attemptMetatile(
       },
     });
     // Outputs durable: the marker is written even if the run was cancelled meanwhile (the work is
-    // done), and abandoned only at the stop cutoff, like the uploads before it.
-    await deps.ledger.markDone(run.runId, metatile, deps.workerId, outputs, now() - started, {
-      signal: deps.stop.cutoff,
-    });
+    // done), and abandoned only at the stop cutoff, like the uploads before it: an interruption,
+    // not a failure (if it landed anyway, the release below finds the metatile no longer ours).
+    await deps.ledger
+      .markDone(run.runId, metatile, deps.workerId, outputs, now() - started, { signal: deps.stop.cutoff })
+      .catch((error: unknown) => {
+        throw deps.stop.cutoff.aborted ? deps.stop.cutoff.reason : error;
+      });
     release = undefined;
     const durationMs = now() - started;
     log.info({ durationMs, toolMs, waitMs, uploadMs: durationMs - toolMs - waitMs }, 'metatile done');

@@ -77,12 +77,13 @@ async function handleOne(
   const metatile = parsed.ok ? metatileOf(parsed.message.tiles) : undefined;
   // The run and the metatile's record side by side: a message of a finished metatile (a re-run,
   // a redelivery) is skipped after one round trip to the ledger, not two.
-  // Abandoned at the stop cutoff: a read in flight then must not hold the worker past its grace.
-  const request = { signal: deps.stop.cutoff };
+  // Not abandoned at the stop cutoff (bounded by the request timeout): a claim whose outcome is
+  // unknown would stay CLAIMED until its lease expired; a claim made after the cutoff is given
+  // back at once as interrupted (attempt-metatile.ts).
   const [run, record] = parsed.ok
     ? await Promise.all([
-        ledger.getRun(parsed.message.runId, request),
-        ledger.getMetatile(parsed.message.runId, metatile!.id, request),
+        ledger.getRun(parsed.message.runId),
+        ledger.getMetatile(parsed.message.runId, metatile!.id),
       ])
     : [undefined, undefined];
   if (!parsed.ok || !run || !metatile) {
@@ -130,8 +131,7 @@ async function handleOne(
     );
     return dispose('requeue');
   }
-  // A claim abandoned at the cutoff may still land: its lease expires and the reaper frees it.
-  const claim = await ledger.claim(run.runId, metatile, deps.workerId, deps.leaseMs, request);
+  const claim = await ledger.claim(run.runId, metatile, deps.workerId, deps.leaseMs);
   if (claim.outcome === 'held') {
     // Another worker holds a live lease (a redelivery): look again once it expires.
     return dispose('retry', undefined, Math.max(1, Math.ceil((claim.leaseUntil - now()) / 1000) + 1));

@@ -30,7 +30,14 @@ describe('npm run bench, short version', () => {
     for (const o of r.overhead) {
       expect(o.tiles).toBeGreaterThan(0);
       expect(o.geohub.toolRuns).toBeGreaterThan(0);
-      for (const s of [o.geohub.run, o.geohub.withStartup, o.rawExact, o.rawDefault, o.gdal2tiles]) {
+      for (const s of [
+        o.geohub.run,
+        o.geohub.withStartup,
+        o.geohub.withUp!,
+        o.rawExact,
+        o.rawDefault,
+        o.gdal2tiles,
+      ]) {
         expect(s.runs).toBe(1);
         expect(s.median).toBeGreaterThan(0);
       }

@@ -87,12 +87,12 @@ describe('metatileSize: one metatile’s work within a quarter of the spot warni
     expect(small.secondsPerTile).toBeCloseTo(POINTCLOUD_TILE_START_SECONDS + 110_000 / POINTS_PER_SECOND, 6);
     // The bench's worst case: 3 M unclassified points, every one read by every sub-tile, even at
     // a fine zoom where a COPC file of the same points would read a sliver.
-    const dense = metatileSize(cloud(3_000_000), { zoom: 19, bbox3857: square(300) });
+    const dense = metatileSize(cloud(3_000_000), { zoom: 20, bbox3857: square(300) });
     const perTile = POINTCLOUD_TILE_START_SECONDS + 3_000_000 / POINTS_PER_SECOND;
     expect(dense.secondsPerTile).toBeCloseTo(perTile, 6);
     expect(dense.tilesPerMessage).toBe(Math.floor(METATILE_BUDGET_SECONDS / perTile));
     expect(dense.tilesPerMessage * dense.secondsPerTile).toBeLessThanOrEqual(METATILE_BUDGET_SECONDS);
-    expect(metatileSize(cloud(3_000_000, 'copc'), { zoom: 19, bbox3857: square(300) }).tilesPerMessage).toBe(
+    expect(metatileSize(cloud(3_000_000, 'copc'), { zoom: 20, bbox3857: square(300) }).tilesPerMessage).toBe(
       16,
     );
   });
