@@ -19,7 +19,18 @@ const NOTES = `## How the rows are measured
   the exact one is a job option, \`"transformer": "exact"\`, compared in its own row). Each raster at
   its native zoom and one deeper. geohub is shown both without its start-up (stack up, workers
   polling) and with it (\`geohub run\` from command to exit); \`gdal2tiles.py\` always includes its
-  own. Where the tiler made another number of tiles, the ratio is per 1,000 tiles.
+  own. Where the tiler made another number of tiles, the ratio is per 1,000 tiles. \`geohub run\`
+  is also timed on a \`geohub up\` left running (the built CLI, its own 2 workers, started before
+  the rounds and warmed by one untimed run of the same job, idle between the contenders): the
+  command a user types once an up is there. The 20-tile job is the small job of issue 40, with its
+  own targets (3.0 s cold, 1.0 s on a running up).
+- **Kill grace**: SIGTERM sent to the metatile engine's group half a second into a lanczos warp,
+  timed to the group gone; the source read over \`/vsis3/\` from the S3 stand-in, then from a local
+  copy (docs/cost.md).
+- **Point clouds**: one DTM sub-tile after another, as a worker makes them, with each engine (the
+  \`pdal\` of ../shared/tools unpacked, or the one on PATH); the synthetic cloud is random points,
+  unclassified, so PDAL runs SMRF on every point: the sizing's worst case, checked against the
+  split's own plan for that file (lib/split/metatile-size.ts).
 - **SIGTERM rows**: the worker holds at most two metatiles (one in its tool, one uploading); "in
   flight" counts the sub-tiles of the metatiles it had claimed at the signal, read from the ledger
   just before and after it. With the production grace it finishes them; with no grace left it gives
