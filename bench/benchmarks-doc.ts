@@ -23,7 +23,7 @@ const NOTES = `## How the rows are measured
   is also timed on a \`geohub up\` left running (the built CLI, its own 2 workers, started before
   the rounds and warmed by one untimed run of the same job, idle between the contenders): the
   command a user types once an up is there. The 20-tile job is the small job of issue 40, with its
-  own targets (3.0 s cold, 1.0 s on a running up).
+  own targets (in the table: cold, and on a running up).
 - **Kill grace**: SIGTERM sent to the metatile engine's group half a second into a lanczos warp,
   timed to the group gone; the source read over \`/vsis3/\` from the S3 stand-in, then from a local
   copy (docs/cost.md).
