@@ -8,10 +8,9 @@
  *     ledger read) and until the queue was empty (batched deletes); target ≤ 3 s and no tool run.
  */
 import { join } from 'node:path';
-import { packMessages } from '../lib/enqueue/pack-messages.js';
 import type { Ledger } from '../lib/ledger/ledger.js';
-import { allManifestTiles } from '../lib/manifest/walk-manifest.js';
-import { MAX_TILES_PER_MESSAGE } from '../lib/model/message.js';
+import { allManifestMetatiles } from '../lib/manifest/walk-manifest.js';
+import { metatileMessage } from '../lib/model/message.js';
 import { startLocalHub } from '../local/hub/local-hub.js';
 import { repeat, type Spread, spread } from './support/stats.js';
 
@@ -150,11 +149,12 @@ export async function benchRerunCompleted(
     const first = await hub.executions.wait(started.executionArn);
     if (first.status !== 'SUCCEEDED') throw new Error(`the run to re-run ended ${first.status}`);
     const firstSeconds = (performance.now() - t0) / 1000;
-    const tiles = await allManifestTiles(hub.store, started.runId);
+    const metatiles = await allManifestMetatiles(hub.store, started.runId);
+    const tiles = metatiles.flatMap((m) => m.tiles);
     const firstToolStarts = toolStarts;
     // The re-run: every message of the run sent again, as a re-drive of the whole run would.
     // Sent under the redrive function's role, which may send to the work queue (the operator may not).
-    const bodies = packMessages(started.runId, tiles, MAX_TILES_PER_MESSAGE);
+    const bodies = metatiles.map((m) => metatileMessage(started.runId, m));
     const redriveQueue = hub.principal('redrive').queue;
     const timings = await repeat(o.runs, async () => {
       const r0 = performance.now();

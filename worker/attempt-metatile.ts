@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Release } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
-import { MAX_TILES_PER_MESSAGE } from '../lib/model/message.js';
 import type { Metatile } from '../lib/model/metatile.js';
+import { MAX_TILES_PER_MESSAGE } from '../lib/model/metatile.js';
 import type { RunRecord } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
 import type { HandleMessageDeps } from './handle-message.js';

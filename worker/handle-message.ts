@@ -74,7 +74,7 @@ async function handleOne(
   const { ledger, queue } = deps;
   const now = deps.now ?? Date.now;
   const parsed = parseTileMessage(message.body);
-  const metatile = parsed.ok ? metatileOf(parsed.message.tiles) : undefined;
+  const metatile = parsed.ok ? metatileOf(parsed.message.tiles, parsed.message.members) : undefined;
   // The run and the metatile's record side by side: a message of a finished metatile (a re-run,
   // a redelivery) is skipped after one round trip to the ledger, not two.
   // Not abandoned at the stop cutoff (bounded by the request timeout): a claim whose outcome is

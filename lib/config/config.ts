@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_TILES_PER_MESSAGE } from '../model/message.js';
+import { MAX_TILES_PER_MESSAGE } from '../model/metatile.js';
 import { ConfigError } from './errors.js';
 
 const url = z.url({ protocol: /^https?$/ });

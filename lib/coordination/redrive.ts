@@ -1,7 +1,7 @@
 import type { ExecutionStarter } from '../executions/execution-starter.js';
 import type { ExecutionChain } from '../ledger/execution-chain.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { parseTileMessage, serializeTileMessage } from '../model/message.js';
+import { metatileMessage, parseTileMessage } from '../model/message.js';
 import type { ReceivedMessage, WorkQueue } from '../queue/work-queue.js';
 import { RequeueFailedError } from './errors.js';
 import { startSuccessor } from './start-successor.js';
@@ -85,7 +85,7 @@ export async function redrive(deps: RedriveDeps, onlyRunId?: string): Promise<Re
     // 3. Parked, cancelled and failed sub-tiles, as new messages.
     // One message per metatile, as enqueued: the block keeps its claim item.
     const metatiles = await deps.ledger.unpark(runId);
-    const bodies = metatiles.map((m) => serializeTileMessage({ v: 1, runId, tiles: [...m.tiles] }));
+    const bodies = metatiles.map((m) => metatileMessage(runId, m));
     const unparked = metatiles.reduce((n, m) => n + m.tiles.length, 0);
     // 4. Dead letters, as new messages: a fresh receive budget.
     const letters = dead.get(runId) ?? [];

@@ -1,5 +1,5 @@
 import type { Ledger } from '../ledger/ledger.js';
-import { serializeTileMessage } from '../model/message.js';
+import { metatileMessage } from '../model/message.js';
 import type { MetatileRecord } from '../model/run.js';
 import type { WorkQueue } from '../queue/work-queue.js';
 import { RequeueFailedError } from './errors.js';
@@ -28,9 +28,7 @@ export async function resendStaleStops(
 ): Promise<number> {
   const metatiles = await deps.ledger.unpark(runId, stoppedWithItsRun);
   if (metatiles.length === 0) return 0;
-  const sent = await deps.queue.sendBatch(
-    metatiles.map((m) => serializeTileMessage({ v: 1, runId, tiles: [...m.tiles] })),
-  );
+  const sent = await deps.queue.sendBatch(metatiles.map((m) => metatileMessage(runId, m)));
   if (sent.failed.length > 0)
     throw new RequeueFailedError(`could not re-send ${sent.failed.length} messages of ${runId}`);
   return metatiles.reduce((n, m) => n + m.tiles.length, 0);

@@ -1,18 +1,15 @@
 import { ManifestCorruptError } from '../manifest/errors.js';
 import type { ManifestRef } from '../manifest/manifest-ref.js';
 import { readManifestChunk } from '../manifest/read-manifest-chunk.js';
-import { MAX_TILES_PER_MESSAGE, serializeTileMessage } from '../model/message.js';
+import { metatileMessage } from '../model/message.js';
 import type { WorkQueue } from '../queue/work-queue.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { EnqueueCursor } from './enqueue-request.js';
-import { groupMetatiles } from './pack-messages.js';
 import { sendBodies } from './send-bodies.js';
 
 export interface EnqueueDeps {
   readonly store: ObjectStore;
   readonly queue: WorkQueue;
-  /** Sub-tiles per message (a metatile), 1..MAX_TILES_PER_MESSAGE. */
-  readonly tilesPerMessage?: number;
   /** Messages per call: bounds the call's memory and time (the state machine loops). */
   readonly maxMessagesPerCall?: number;
   /** SendMessageBatch calls in flight at once. */
@@ -40,17 +37,16 @@ export const DEFAULT_MAX_MESSAGES_PER_CALL = 2_000;
 export const DEFAULT_SEND_CONCURRENCY = 8;
 
 /**
- * Sends the next chunk of a run's sub-tiles to the work queue: reads the manifest from the cursor
- * by ranged GETs, packs tiles into metatile messages, sends them in batches of ten, and returns
- * the cursor after the last line sent. Memory and time per call are bounded by
- * `maxMessagesPerCall`, whatever the size of the run.
+ * Sends the next chunk of a run's metatiles to the work queue: reads the manifest from the cursor
+ * by ranged GETs, one message per metatile line, sends them in batches of ten, and returns the
+ * cursor after the last line sent. Memory and time per call are bounded by `maxMessagesPerCall`,
+ * whatever the size of the run.
  */
 export async function enqueueChunk(
   manifest: ManifestRef,
   cursor: EnqueueCursor | null | undefined,
   deps: EnqueueDeps,
 ): Promise<EnqueueResult> {
-  const tilesPerMessage = manifest.tilesPerMessage ?? deps.tilesPerMessage ?? MAX_TILES_PER_MESSAGE;
   const maxMessages = Math.max(1, deps.maxMessagesPerCall ?? DEFAULT_MAX_MESSAGES_PER_CALL);
   const concurrency = deps.concurrency ?? DEFAULT_SEND_CONCURRENCY;
   let { part, offset, sent } = cursor ?? { part: 0, offset: 0, sent: 0 };
@@ -64,29 +60,14 @@ export async function enqueueChunk(
       offset = 0;
       continue;
     }
-    const chunk = await readManifestChunk(
-      deps.store,
-      current,
-      offset,
-      (maxMessages - messages) * tilesPerMessage,
-      deps.signal,
-    );
-    let groups = groupMetatiles(chunk.tiles, tilesPerMessage);
-    // A block the read may have cut short is sent whole by the next read (one message, one GDAL
-    // process); a full message cannot have been.
-    const last = groups.at(-1);
-    if (chunk.nextOffset < current.bytes && groups.length > 1 && last && last.tiles.length < tilesPerMessage)
-      groups = groups.slice(0, -1);
-    groups = groups.slice(0, maxMessages - messages);
-    const taken = groups.reduce((n, g) => n + g.tiles.length, 0);
-    const bodies = groups.map((g) =>
-      serializeTileMessage({ v: 1, runId: manifest.runId, tiles: [...g.tiles] }),
-    );
+    const chunk = await readManifestChunk(deps.store, current, offset, maxMessages - messages, deps.signal);
+    const bodies = chunk.metatiles.map((m) => metatileMessage(manifest.runId, m));
+    const taken = chunk.metatiles.reduce((n, m) => n + m.tiles.length, 0);
     await sendBodies(deps.queue, bodies, concurrency, deps.signal);
     messages += bodies.length;
     tiles += taken;
     sent += taken;
-    offset = chunk.lineEnds[taken - 1]!;
+    offset = chunk.nextOffset;
   }
   // Step past an exhausted last part so `done` is reported by the call that sent the last tile.
   while (part < manifest.parts.length && offset >= manifest.parts[part]!.bytes) {

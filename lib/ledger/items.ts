@@ -48,6 +48,7 @@ export function toMetatileRecord(item: Record<string, unknown>): MetatileRecord 
     runId: String(item.runId),
     metatileId: String(item.metatileId),
     tiles: (item.tiles ?? []) as TileTask[],
+    ...(Array.isArray(item.members) ? { members: (item.members as unknown[]).map(Number) } : {}),
     state: item.state as MetatileRecord['state'],
     owner: item.owner as string | undefined,
     leaseUntil: optionalNumber(item.leaseUntil),

@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { runIdSchema } from '../model/ids.js';
-import { MAX_TILES_PER_MESSAGE } from '../model/message.js';
+import { MAX_TILES_PER_MESSAGE } from '../model/metatile.js';
 
-/** Lines per manifest object: ~3 MB of JSON Lines, small enough to build in a Lambda's memory. */
-export const MANIFEST_PART_LINES = 50_000;
+/** Metatile lines per manifest object: at most ~3 MB of JSON Lines, built in a Lambda's memory. */
+export const MANIFEST_PART_LINES = 3_000;
 
 /**
- * Where a run's sub-tiles are listed. The list itself lives in S3 as JSON Lines parts (one
- * TileTask per line); only this reference travels through Step Functions state.
+ * Where a run's sub-tiles are listed. The list itself lives in S3 as JSON Lines parts, one
+ * metatile per line (`{id, tiles, members?}`: what one message carries and one claim covers);
+ * only this reference travels through Step Functions state.
  */
 export const manifestPartSchema = z
   .object({
     key: z.string().min(1).max(1024),
+    /** Sub-tiles in the part (its lines are metatiles of up to 16). */
     tiles: z.number().int().min(0),
     bytes: z.number().int().min(0),
   })
@@ -22,8 +24,8 @@ export const manifestRefSchema = z
     runId: runIdSchema,
     total: z.number().int().min(0),
     parts: z.array(manifestPartSchema).max(10_000),
-    // The run's grouping into metatiles, fixed at its split: every enqueue (a re-drive's too) and
-    // every reader that finds a tile's claim item groups the same way. Absent: the maximum.
+    // Sub-tiles per metatile the split chose (metatile-size.ts), for the record: the lines are
+    // the metatiles, so no reader groups tiles again. Absent: the maximum.
     tilesPerMessage: z.number().int().min(1).max(MAX_TILES_PER_MESSAGE).optional(),
   })
   .strict()

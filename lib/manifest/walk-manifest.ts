@@ -1,3 +1,4 @@
+import type { Metatile } from '../model/metatile.js';
 import type { TileTask } from '../model/tile.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { ManifestMissingError } from './errors.js';
@@ -15,30 +16,35 @@ export async function readManifestRef(store: ObjectStore, runId: string): Promis
 }
 
 /**
- * The manifest's sub-tiles in order, a ranged GET at a time: `tilesPerRead(readSoFar)` sizes
+ * The manifest's metatiles in order, a ranged GET at a time: `linesPerRead(tilesSoFar)` sizes
  * each read, so a reader holds no more than it asks for, whatever the run's size.
  */
 export async function* manifestChunks(
   store: ObjectStore,
   ref: ManifestRef,
-  tilesPerRead: (readSoFar: number) => number,
-): AsyncIterable<readonly TileTask[]> {
+  linesPerRead: (tilesSoFar: number) => number,
+): AsyncIterable<readonly Metatile[]> {
   let read = 0;
   for (const part of ref.parts) {
     for (let offset = 0; offset < part.bytes; ) {
-      const chunk = await readManifestChunk(store, part, offset, tilesPerRead(read));
-      read += chunk.tiles.length;
+      const chunk = await readManifestChunk(store, part, offset, linesPerRead(read));
+      for (const m of chunk.metatiles) read += m.tiles.length;
       offset = chunk.nextOffset;
-      yield chunk.tiles;
+      yield chunk.metatiles;
     }
   }
 }
 
-/** Every sub-tile a run's manifest lists: what the ledger must account for, exactly once. */
-export async function allManifestTiles(store: ObjectStore, runId: string): Promise<TileTask[]> {
+/** Every metatile a run's manifest lists: what the ledger must account for, exactly once. */
+export async function allManifestMetatiles(store: ObjectStore, runId: string): Promise<Metatile[]> {
   const ref = await readManifestRef(store, runId);
   if (!ref) throw new ManifestMissingError(`run ${runId} has no manifest (${manifestIndexKey(runId)})`);
-  const tiles: TileTask[] = [];
-  for await (const chunk of manifestChunks(store, ref, () => 10_000)) tiles.push(...chunk);
-  return tiles;
+  const metatiles: Metatile[] = [];
+  for await (const chunk of manifestChunks(store, ref, () => 1_000)) metatiles.push(...chunk);
+  return metatiles;
+}
+
+/** Every sub-tile a run's manifest lists, in order. */
+export async function allManifestTiles(store: ObjectStore, runId: string): Promise<TileTask[]> {
+  return (await allManifestMetatiles(store, runId)).flatMap((m) => m.tiles);
 }

@@ -1,7 +1,5 @@
-import { tileIdFor } from '../model/ids.js';
-import type { TileTask } from '../model/tile.js';
+import type { Metatile } from '../model/metatile.js';
 import type { ObjectStore } from '../store/object-store.js';
-import type { TileCoord } from '../tiling/tile-coord.js';
 import {
   MANIFEST_PART_LINES,
   type ManifestPart,
@@ -12,8 +10,7 @@ import {
 
 export interface WriteManifestOptions {
   readonly runId: string;
-  readonly operation: string;
-  readonly paramsVersion: string;
+  /** Metatile lines per part (default MANIFEST_PART_LINES). */
   readonly partLines?: number;
   /** Sub-tiles per work message, recorded on the reference (absent: the maximum). */
   readonly tilesPerMessage?: number;
@@ -23,33 +20,31 @@ export interface WriteManifestOptions {
 const CONTENT_TYPE = 'application/x-ndjson';
 
 /**
- * Writes the sub-tiles as JSON Lines parts of at most `partLines` lines, each line a TileTask with
- * its deterministic id, then the ManifestRef as `manifest.json`. Tiles are consumed lazily and at
- * most two parts exist in memory (one uploading, one being built), so a million tiles cost a few
- * megabytes, not a million-element string. Parts are whole objects because the ObjectStore has
- * no multipart upload; their content is deterministic, so a retried split rewrites them identically.
+ * Writes the metatiles as JSON Lines parts of at most `partLines` lines, one metatile per line,
+ * then the ManifestRef as `manifest.json`. Metatiles are consumed lazily and at most two parts
+ * exist in memory (one uploading, one being built), so a million tiles cost a few megabytes, not
+ * a million-element string. Parts are whole objects because the ObjectStore has no multipart
+ * upload; their content is deterministic, so a retried split rewrites them identically.
  */
 export async function writeManifest(
   store: ObjectStore,
-  tiles: Iterable<TileCoord>,
+  metatiles: Iterable<Metatile>,
   options: WriteManifestOptions,
 ): Promise<ManifestRef> {
-  const { runId, operation, paramsVersion, signal } = options;
+  const { runId, signal } = options;
   const partLines = Math.max(1, Math.floor(options.partLines ?? MANIFEST_PART_LINES));
   const parts: ManifestPart[] = [];
   let uploading: Promise<unknown> = Promise.resolve();
   let lines: string[] = [];
+  let tiles = 0;
 
   const flush = async () => {
     const index = parts.length;
     const body = `${lines.join('\n')}\n`;
-    const part: ManifestPart = {
-      key: manifestPartKey(runId, index),
-      tiles: lines.length,
-      bytes: Buffer.byteLength(body),
-    };
+    const part: ManifestPart = { key: manifestPartKey(runId, index), tiles, bytes: Buffer.byteLength(body) };
     parts.push(part);
     lines = [];
+    tiles = 0;
     // Wait for the previous upload before starting this one: at most one in flight.
     await uploading;
     uploading = store.putText(part.key, body, { contentType: CONTENT_TYPE, signal });
@@ -57,14 +52,9 @@ export async function writeManifest(
     uploading.catch(() => {});
   };
 
-  for (const tile of tiles) {
-    const task: TileTask = {
-      id: tileIdFor(runId, operation, paramsVersion, tile),
-      z: tile.z,
-      x: tile.x,
-      y: tile.y,
-    };
-    lines.push(JSON.stringify(task));
+  for (const metatile of metatiles) {
+    lines.push(JSON.stringify(metatile));
+    tiles += metatile.tiles.length;
     if (lines.length >= partLines) await flush();
   }
   if (lines.length > 0) await flush();

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { runIdSchema } from './ids.js';
+import { MAX_MEMBERS_PER_METATILE, MAX_TILES_PER_MESSAGE, type Metatile } from './metatile.js';
 import { tileTaskSchema } from './tile.js';
 
-/** Upper bound on sub-tiles per message: a metatile amortises SQS overhead, not more. */
-export const MAX_TILES_PER_MESSAGE = 16;
 /** Far below SQS's 256 KiB: a body this large is not one we wrote. */
 export const MAX_MESSAGE_BYTES = 16 * 1024;
 
-/** The body of one work-queue message: sub-tiles of one run. */
+/** The body of one work-queue message: one metatile of one run (its tiles, and its members if any). */
 export const tileMessageSchema = z
   .object({
     v: z.literal(1),
     runId: runIdSchema,
     tiles: z.array(tileTaskSchema).min(1).max(MAX_TILES_PER_MESSAGE),
+    members: z.array(z.number().int().min(0)).min(1).max(MAX_MEMBERS_PER_METATILE).optional(),
   })
   .strict();
 
@@ -43,6 +43,13 @@ export function parseTileMessage(body: string | undefined): ParsedMessage {
   return { ok: true, message: parsed.data };
 }
 
-export function serializeTileMessage(message: TileMessage): string {
+/** The one way a metatile becomes a message body: the enqueue, a re-drive and a re-send all use it. */
+export function metatileMessage(runId: string, metatile: Pick<Metatile, 'tiles' | 'members'>): string {
+  const message: TileMessage = {
+    v: 1,
+    runId,
+    tiles: [...metatile.tiles],
+    ...(metatile.members ? { members: [...metatile.members] } : {}),
+  };
   return JSON.stringify(message);
 }

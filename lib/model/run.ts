@@ -73,6 +73,8 @@ export interface MetatileRecord {
   readonly runId: string;
   readonly metatileId: string;
   readonly tiles: readonly TileTask[];
+  /** A collection run's members under the tiles (lib/model/metatile.ts), kept for a re-send. */
+  readonly members?: readonly number[];
   readonly state: TileState;
   readonly owner?: string;
   readonly leaseUntil?: number;

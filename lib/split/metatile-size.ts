@@ -1,4 +1,4 @@
-import { MAX_TILES_PER_MESSAGE } from '../model/message.js';
+import { MAX_TILES_PER_MESSAGE } from '../model/metatile.js';
 import type { SourceHeader } from '../source/source-header.js';
 import type { Bbox } from '../tiling/bbox.js';
 import { WORLD_SIZE } from '../tiling/web-mercator.js';

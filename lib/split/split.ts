@@ -1,7 +1,7 @@
 import type { Ledger } from '../ledger/ledger.js';
 import type { ManifestRef } from '../manifest/manifest-ref.js';
 import { writeManifest } from '../manifest/write-manifest.js';
-import { runIdFor } from '../model/ids.js';
+import { runIdFor, tileIdFor } from '../model/ids.js';
 import type { OperationName, RunStatus } from '../model/run.js';
 import { chooseEngine, type PointcloudEngine } from '../operations/pointcloud-engine.js';
 import { checkWorkersCanDecode } from '../pointcloud/engine-point-formats.js';
@@ -10,9 +10,9 @@ import type { SourceHeader } from '../source/source-header.js';
 import { sourcePin } from '../source/source-pin.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { Bbox } from '../tiling/bbox.js';
-import { coverTiles } from '../tiling/cover-tiles.js';
-import type { TileRange } from '../tiling/tile-range.js';
+import type { TileCoord } from '../tiling/tile-coord.js';
 import { ForeignBucketError, OperationMismatchError, RunConflictError } from './errors.js';
+import { coverMetatiles } from './group-metatiles.js';
 import { normaliseParams, paramsVersion } from './job-params.js';
 import { metatileSize } from './metatile-size.js';
 import { DEFAULT_MAX_TILES, planTiles } from './plan-tiles.js';
@@ -49,8 +49,6 @@ export interface SplitResult {
   readonly headerBytesRead: number;
 }
 
-/** Consecutive manifest lines form 4×4 blocks: a 16-tile message (MAX_TILES_PER_MESSAGE) is a square metatile. */
-const MANIFEST_BLOCK = 4;
 /** States in which a re-delivered split may (re)write the same manifest. */
 const SPLITTABLE: readonly RunStatus[] = ['SPLITTING', 'RUNNING'];
 
@@ -58,11 +56,6 @@ const OPERATION_FOR_KIND: Readonly<Record<SourceHeader['kind'], OperationName>> 
   raster: 'raster-xyz',
   pointcloud: 'pointcloud-dtm',
 };
-
-/** The tiles of every range, range after range, each in 4×4 blocks (a block never spans the antimeridian). */
-function* coverRanges(ranges: readonly TileRange[]) {
-  for (const range of ranges) yield* coverTiles(range, MANIFEST_BLOCK);
-}
 
 /**
  * Splits one uploaded source into sub-tiles: reads its header by ranged GETs, plans the XYZ tile
@@ -125,10 +118,9 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
 
   // Sized to the work per tile (metatile-size.ts), never over the deployment's cap.
   const size = metatileSize(header, plan, deps.tilesPerMessage);
-  const manifest = await writeManifest(store, coverRanges(plan.ranges), {
+  const tileId = (tile: TileCoord) => tileIdFor(runId, operation, version, tile);
+  const manifest = await writeManifest(store, coverMetatiles(plan.ranges, tileId, size.tilesPerMessage), {
     runId,
-    operation,
-    paramsVersion: version,
     partLines: deps.partLines,
     tilesPerMessage: size.tilesPerMessage,
     signal,

@@ -56,6 +56,23 @@ export function ledgerBatchesContract(ledger: () => Ledger) {
     expect((await l.getMetatile(runId, live!.id))?.state).toBe('CLAIMED');
   });
 
+  it("a collection metatile's members go where its tiles go: claimed, parked, stranded, re-driven", async () => {
+    const l = ledger();
+    const { runId, metatiles } = await seedLedgerRun(l, 3, 2);
+    const [parked, stranded, failed] = metatiles.map((m, i) => ({ ...m, members: [i, 40 + i] }));
+    await l.park(runId, [parked!], 'PARKED', stopped);
+    await l.claim(runId, stranded!, 'dead', 1);
+    await l.claim(runId, failed!, 'w', 60_000);
+    await l.markFailed(runId, failed!, 'w', { class: 'TileDataError', message: 'bad' });
+    expect((await l.getMetatile(runId, stranded!.id))?.members).toEqual([1, 41]);
+    await pause(20);
+    const moved = await l.unpark(runId);
+    // The re-sent message must name the same members, or the worker would read other files.
+    expect(new Map(moved.map((m) => [m.id, m.members]))).toEqual(
+      new Map([parked!, stranded!, failed!].map((m) => [m.id, m.members])),
+    );
+  });
+
   it('unpark with a filter re-drives only the stopped metatiles it accepts: no claim, no failure', async () => {
     const l = ledger();
     const { runId, metatiles } = await seedLedgerRun(l, 5, 2);

@@ -1,7 +1,7 @@
 import { LeaseLostError } from '../../lib/ledger/errors.js';
 import type { CounterField } from '../../lib/ledger/items.js';
 import type { ClaimResult, Ledger, NewRun, Release, RunPatch } from '../../lib/ledger/ledger.js';
-import type { Metatile } from '../../lib/model/metatile.js';
+import { type Metatile, metatileOfRecord } from '../../lib/model/metatile.js';
 import {
   isExpiredClaim,
   type MetatileRecord,
@@ -68,6 +68,7 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
     runId,
     metatileId: m.id,
     tiles: [...m.tiles],
+    ...(m.members ? { members: [...m.members] } : {}),
     state: 'QUEUED',
     attempts: 0,
     interruptions: 0,
@@ -160,7 +161,13 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
         return final ? { outcome: final } : { outcome: 'held', leaseUntil: u.leaseUntil ?? now() };
       }
       const next = u ?? fresh(runId, m);
-      Object.assign(next, { state: 'CLAIMED', owner, leaseUntil: now() + leaseMs, tiles: [...m.tiles] });
+      Object.assign(next, {
+        state: 'CLAIMED',
+        owner,
+        leaseUntil: now() + leaseMs,
+        tiles: [...m.tiles],
+        ...(m.members ? { members: [...m.members] } : {}),
+      });
       next.attempts += 1;
       map.set(m.id, next);
       writes += 1;
@@ -217,7 +224,7 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
         if (counter) count(runId, counter, -u.tiles.length);
         dropLease(u);
         Object.assign(u, { state: 'QUEUED', attempts: 0 });
-        moved.push({ id: u.metatileId, tiles: [...u.tiles] });
+        moved.push(metatileOfRecord(u));
         writes += 1;
       }
       return moved;
@@ -234,7 +241,7 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
               class: 'LeaseExpiredError',
               message: 'the worker holding it stopped renewing its lease',
             };
-            stop(runId, { id: u.metatileId, tiles: u.tiles }, state, error, at);
+            stop(runId, metatileOfRecord(u), state, error, at);
           } else {
             dropLease(u);
             u.state = 'QUEUED';

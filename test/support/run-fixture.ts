@@ -7,7 +7,7 @@ import type { Config } from '../../lib/config/config.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { listTiles } from '../../lib/ledger/tile-records.js';
 import { tileIdFor } from '../../lib/model/ids.js';
-import { serializeTileMessage } from '../../lib/model/message.js';
+import { metatileMessage } from '../../lib/model/message.js';
 import type { OperationName, TileRecord } from '../../lib/model/run.js';
 import type { TileTask } from '../../lib/model/tile.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
@@ -103,7 +103,7 @@ export async function enqueueTiles(
 ) {
   const bodies: string[] = [];
   for (let i = 0; i < tasks.length; i += perMessage) {
-    bodies.push(serializeTileMessage({ v: 1, runId, tiles: tasks.slice(i, i + perMessage) }));
+    bodies.push(metatileMessage(runId, { tiles: tasks.slice(i, i + perMessage) }));
   }
   const r = await fixture.queue.sendBatch(bodies);
   if (r.failed.length > 0) throw new Error(`could not enqueue: ${JSON.stringify(r.failed)}`);

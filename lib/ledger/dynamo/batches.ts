@@ -1,4 +1,4 @@
-import type { Metatile } from '../../model/metatile.js';
+import { type Metatile, metatileFields, metatileOfRecord } from '../../model/metatile.js';
 import { isExpiredClaim, type TileError, type TileState } from '../../model/run.js';
 import type { CounterField } from '../items.js';
 import type { Ledger } from '../ledger.js';
@@ -47,7 +47,7 @@ export async function stopMetatile(
             lastError: error,
             runId,
             metatileId: metatile.id,
-            tiles: metatile.tiles,
+            ...metatileFields(metatile),
             updatedAt: new Date(now).toISOString(),
           }),
           keepAttempts,
@@ -97,7 +97,7 @@ export function batchOperations(ctx: LedgerContext, ledger: Pick<Ledger, 'listMe
             },
             counter ? { [counter]: -record.tiles.length } : {},
           );
-          moved.push({ id: record.metatileId, tiles: record.tiles });
+          moved.push(metatileOfRecord(record));
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
         }

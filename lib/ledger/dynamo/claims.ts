@@ -5,7 +5,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { abortOf } from '../../aws/abort-of.js';
-import type { Metatile } from '../../model/metatile.js';
+import { type Metatile, metatileFields } from '../../model/metatile.js';
 import type { MetatileRecord } from '../../model/run.js';
 import { LeaseLostError } from '../errors.js';
 import { toMetatileRecord } from '../items.js';
@@ -108,7 +108,7 @@ export function claimOperations(ctx: LedgerContext): ClaimOps {
                     leaseShard: leaseShardOf(metatile.id),
                     runId,
                     metatileId: metatile.id,
-                    tiles: metatile.tiles,
+                    ...metatileFields(metatile),
                     updatedAt: new Date(at).toISOString(),
                   }),
                   countAttempt,

@@ -1,3 +1,4 @@
+import { metatileOfRecord } from '../../model/metatile.js';
 import { isExpiredClaim, STOPPED_RUN_STATUSES } from '../../model/run.js';
 import { LEASE_SHARD_KEYS, METATILE_PREFIX } from '../keys.js';
 import type { Ledger } from '../ledger.js';
@@ -59,7 +60,7 @@ async function reapOne(
     const record = await ledger.getMetatile(runId, metatileId);
     if (!record || !isExpiredClaim(record, now)) return false;
     const state = status === 'CANCELLED' ? 'CANCELLED' : 'PARKED';
-    return stopMetatile(ctx, runId, { id: metatileId, tiles: record.tiles }, state, REAP_ERROR, now);
+    return stopMetatile(ctx, runId, metatileOfRecord(record), state, REAP_ERROR, now);
   }
   try {
     await transition(ctx, runId, metatileId, {

@@ -1,12 +1,11 @@
 import { manifestChunks, readManifestRef } from '../../../lib/manifest/walk-manifest.js';
-import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
-/** Tiles per ranged GET while collecting the shown tiles (64 bytes a line at most: ≤ 320 KB). */
-const CHUNK_TILES = 5_000;
-/** Tiles per ranged GET past the shown ones, where only the extent is kept (≤ 1.3 MB). */
-const SCAN_TILES = 20_000;
+/** Metatile lines per ranged GET while collecting the shown tiles (~1 KB a line: ≤ 320 KB). */
+const CHUNK_LINES = 300;
+/** Lines per ranged GET past the shown tiles, where only the extent is kept (≤ 1.3 MB). */
+const SCAN_LINES = 1_250;
 
 /** The XYZ range every sub-tile of the run lies in (one zoom per run). */
 export interface TileExtent {
@@ -24,8 +23,8 @@ export interface ManifestTiles {
   readonly tiles: readonly TileTask[];
   /** The range of all of them, shown or not: the run's outline. Undefined for an empty run. */
   readonly extent?: TileExtent;
-  /** The run's grouping into metatiles (its manifest reference's). */
-  readonly tilesPerMessage: number;
+  /** The metatiles (claim items) of the shown tiles, as the manifest lists them. */
+  readonly metatileIds: readonly string[];
 }
 
 function grow(extent: TileExtent | undefined, t: TileTask): TileExtent {
@@ -52,13 +51,17 @@ export async function readManifestTiles(
   const ref = await readManifestRef(store, runId);
   if (!ref) return undefined;
   const tiles: TileTask[] = [];
+  const metatileIds: string[] = [];
   let extent: TileExtent | undefined;
-  const tilesPerRead = (read: number) => (read < cap ? Math.min(CHUNK_TILES, cap - read) : SCAN_TILES);
-  for await (const chunk of manifestChunks(store, ref, tilesPerRead)) {
-    for (const t of chunk) {
-      extent = grow(extent, t);
-      if (tiles.length < cap) tiles.push(t);
+  const linesPerRead = (read: number) => (read < cap ? CHUNK_LINES : SCAN_LINES);
+  for await (const chunk of manifestChunks(store, ref, linesPerRead)) {
+    for (const metatile of chunk) {
+      if (tiles.length < cap) metatileIds.push(metatile.id);
+      for (const t of metatile.tiles) {
+        extent = grow(extent, t);
+        if (tiles.length < cap) tiles.push(t);
+      }
     }
   }
-  return { total: ref.total, tiles, extent, tilesPerMessage: ref.tilesPerMessage ?? MAX_TILES_PER_MESSAGE };
+  return { total: ref.total, tiles, extent, metatileIds };
 }

@@ -1,6 +1,4 @@
-import { groupMetatiles } from '../../../lib/enqueue/pack-messages.js';
 import type { Ledger } from '../../../lib/ledger/ledger.js';
-import { MAX_TILES_PER_MESSAGE } from '../../../lib/model/message.js';
 import type { TileState } from '../../../lib/model/run.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
@@ -34,14 +32,14 @@ export interface RunTilesReader {
 /**
  * The ledger states of these sub-tiles. Only touched metatiles have a record, so the run's Query
  * is tried first (cheap while a run is young or small); past QUERY_BUDGET records it is dropped
- * for batched reads of the metatiles of exactly these tiles (grouped as the enqueue groups them).
+ * for batched reads of the metatiles of exactly these tiles (as the manifest lists them).
  * Either way the cost is bounded by the cap, not the run.
  */
 async function statesOf(
   ledger: Ledger,
   runId: string,
   tiles: readonly TileTask[],
-  tilesPerMessage: number,
+  metatileIds: readonly string[],
   budget: number,
 ): Promise<Map<string, TileState>> {
   const wanted = new Set(tiles.map((t) => t.id));
@@ -54,7 +52,7 @@ async function statesOf(
   }
   if (read <= budget) return states;
   states.clear();
-  const ids = groupMetatiles(tiles, tilesPerMessage).map((m) => m.id);
+  const ids = metatileIds;
   const slice = Math.ceil(ids.length / PARALLEL_READS);
   const parts = await Promise.all(
     Array.from({ length: PARALLEL_READS }, (_, i) =>
@@ -103,12 +101,12 @@ export function createRunTilesReader(
           tiles: [],
           states: [],
           truncated: false,
-          tilesPerMessage: MAX_TILES_PER_MESSAGE,
+          metatileIds: [],
           note: 'no manifest yet: the run has not been split',
         };
       }
       const truncated = manifest.total > manifest.tiles.length;
-      const states = await statesOf(ledger, runId, manifest.tiles, manifest.tilesPerMessage, queryBudget);
+      const states = await statesOf(ledger, runId, manifest.tiles, manifest.metatileIds, queryBudget);
       return {
         runId,
         ...manifest,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redrive } from '../../../lib/coordination/redrive.js';
 import type { ExecutionStarter } from '../../../lib/executions/execution-starter.js';
-import { serializeTileMessage } from '../../../lib/model/message.js';
+import { metatileMessage } from '../../../lib/model/message.js';
 import { faultyStack } from '../../support/fault-stack.js';
 import { seedLedgerRun } from '../../support/ledger-run.js';
 
@@ -12,7 +12,7 @@ describe('re-drive against SQS short polling', () => {
     // run's dead letters where they were (work only another re-drive could recover).
     const stack = await faultyStack({ GEOHUB_FAULT_SQS_EMPTY_SHORT_POLL: '1' });
     const { runId, metatiles } = await seedLedgerRun(stack.ledger, 12, 2);
-    const bodies = metatiles.map((m) => serializeTileMessage({ v: 1, runId, tiles: [...m.tiles] }));
+    const bodies = metatiles.map((m) => metatileMessage(runId, m));
     expect((await stack.deadLetters.sendBatch(bodies)).failed).toEqual([]);
     const started: string[] = [];
     const starter: ExecutionStarter = {

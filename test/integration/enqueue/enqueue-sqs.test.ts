@@ -3,6 +3,7 @@ import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@
 import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueChunk } from '../../../lib/enqueue/enqueue-chunk.js';
 import type { EnqueueCursor } from '../../../lib/enqueue/enqueue-request.js';
+import { allManifestMetatiles } from '../../../lib/manifest/walk-manifest.js';
 import { parseTileMessage } from '../../../lib/model/message.js';
 import { metatileLayouts } from '../../../lib/operations/metatile-layout.js';
 import { createSqsQueue } from '../../../lib/queue/sqs-queue.js';
@@ -53,10 +54,11 @@ describe('enqueue to the local SQS', () => {
     );
     const result = await split(
       { source: { bucket: config.bucket, key, version: put.versionId ?? put.etag }, params: { zoom: 18 } },
-      { store, ledger, partLines: 1000 },
+      { store, ledger, partLines: 100 },
     );
     expect(result.total).toBeGreaterThan(4000);
-    expect(result.manifest.parts.length).toBe(Math.ceil(result.total / 1000));
+    const lines = (await allManifestMetatiles(store, result.runId)).length;
+    expect(result.manifest.parts.length).toBe(Math.ceil(lines / 100));
 
     const { url, dlq } = await privateQueue();
     const queue = createSqsQueue(clients.sqs, url, { deadLetterQueueUrl: dlq });
@@ -69,8 +71,9 @@ describe('enqueue to the local SQS', () => {
     }
 
     const bodies = await drain(url);
-    // One message per 4×4 block of the manifest (fewer tiles at the cover's edges and where a
-    // part boundary cuts a block): each one rectangle, one GDAL process.
+    // One message per metatile line of the manifest (split's 4×4 blocks, fewer tiles at the
+    // cover's edges): each one rectangle, one GDAL process.
+    expect(bodies.length).toBe(lines);
     expect(bodies.length).toBeGreaterThanOrEqual(Math.ceil(result.total / 16));
     expect(calls).toBe(Math.ceil(bodies.length / 40));
     const ids = bodies.flatMap((b) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manifestIndexKey } from '../../../../lib/manifest/manifest-ref.js';
 import { runIdFor, tileIdFor } from '../../../../lib/model/ids.js';
-import { tileTaskSchema } from '../../../../lib/model/tile.js';
+import { metatileOf, metatileSchema } from '../../../../lib/model/metatile.js';
 import { UnrecognisedFormatError, UnsupportedSourceError } from '../../../../lib/source/errors.js';
 import {
   ForeignBucketError,
@@ -33,25 +33,30 @@ describe('split', () => {
   it('writes the manifest in parts, records the run, and returns only a reference', async () => {
     const { store, ledger } = setup({ 'incoming/rgb.tif': file('examples/raster/RGB.byte.tif') });
     const source = sourceOf('incoming/rgb.tif');
-    const result = await split({ source, params: { zoom: 10 } }, { store, ledger, partLines: 7 });
+    const result = await split({ source, params: { zoom: 12 } }, { store, ledger, partLines: 2 });
     const runId = runIdFor(source);
 
-    expect(result).toMatchObject({ runId, operation: 'raster-xyz', zoom: 10, total: result.manifest.total });
-    expect(result.total).toBeGreaterThan(7);
-    expect(result.manifest.parts).toHaveLength(Math.ceil(result.total / 7));
-    expect(result.manifest.parts[0]).toMatchObject({ key: `runs/${runId}/manifest-00000.jsonl`, tiles: 7 });
+    expect(result).toMatchObject({ runId, operation: 'raster-xyz', zoom: 12, total: result.manifest.total });
+    expect(result.manifest.parts.length).toBeGreaterThan(1);
+    expect(result.manifest.parts[0]).toMatchObject({ key: `runs/${runId}/manifest-00000.jsonl` });
 
+    // Each line is a metatile: its id is the hash of its tiles' ids, as a worker claims it.
     const seen = new Set<string>();
     for (const part of result.manifest.parts) {
       const text = await store.getText(part.key);
       expect(Buffer.byteLength(text)).toBe(part.bytes);
       const lines = text.trimEnd().split('\n');
-      expect(lines).toHaveLength(part.tiles);
-      for (const line of lines) {
-        const task = tileTaskSchema.parse(JSON.parse(line));
-        expect(task.z).toBe(10);
-        expect(task.id).toBe(tileIdFor(runId, 'raster-xyz', result.paramsVersion, task));
-        seen.add(`${task.x}/${task.y}`);
+      expect(lines.length).toBeLessThanOrEqual(2);
+      const metatiles = lines.map((line) => metatileSchema.parse(JSON.parse(line)));
+      expect(metatiles.reduce((n, m) => n + m.tiles.length, 0)).toBe(part.tiles);
+      for (const metatile of metatiles) {
+        expect(metatile.id).toBe(metatileOf(metatile.tiles).id);
+        expect(metatile.members).toBeUndefined();
+        for (const task of metatile.tiles) {
+          expect(task.z).toBe(12);
+          expect(task.id).toBe(tileIdFor(runId, 'raster-xyz', result.paramsVersion, task));
+          seen.add(`${task.x}/${task.y}`);
+        }
       }
     }
     expect(seen.size).toBe(result.total);
@@ -63,7 +68,7 @@ describe('split', () => {
       operation: 'raster-xyz',
       paramsVersion: result.paramsVersion,
     });
-    expect(run.params).toEqual({ resampling: 'bilinear', transformer: 'approximate', zoom: 10 });
+    expect(run.params).toEqual({ resampling: 'bilinear', transformer: 'approximate', zoom: 12 });
     expect(run.counters.total).toBe(result.total);
     expect(result.headerBytesRead).toBeLessThan(100_000);
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { groupMetatiles } from '../../../../../lib/enqueue/pack-messages.js';
+import { allManifestMetatiles } from '../../../../../lib/manifest/walk-manifest.js';
 import { writeManifest } from '../../../../../lib/manifest/write-manifest.js';
-import { MAX_TILES_PER_MESSAGE } from '../../../../../lib/model/message.js';
-import { coverTiles } from '../../../../../lib/tiling/cover-tiles.js';
-import { readManifestTiles } from '../../../../../local/server/page/read-manifest-tiles.js';
+import { tileIdFor } from '../../../../../lib/model/ids.js';
+import { MAX_TILES_PER_MESSAGE } from '../../../../../lib/model/metatile.js';
+import { coverMetatiles } from '../../../../../lib/split/group-metatiles.js';
 import { createRunTilesReader } from '../../../../../local/server/page/run-tiles.js';
 import { outputsOf } from '../../../../support/ledger-run.js';
 import { createMemoryLedger } from '../../../../support/memory-ledger.js';
@@ -15,8 +15,9 @@ async function runOf40() {
   const ledger = createMemoryLedger();
   const runId = 'r-page-tiles';
   // Listed as split lists them, in 4×4 blocks: 16 + 16 + 4 + 4.
-  const coords = [...coverTiles({ z: 9, minX: 100, maxX: 107, minY: 200, maxY: 204 }, 4)];
-  await writeManifest(store, coords, { runId, operation: 'raster-xyz', paramsVersion: 'v1' });
+  const range = { z: 9, minX: 100, maxX: 107, minY: 200, maxY: 204 };
+  const tileId = (t: { z: number; x: number; y: number }) => tileIdFor(runId, 'raster-xyz', 'v1', t);
+  await writeManifest(store, coverMetatiles([range], tileId, MAX_TILES_PER_MESSAGE), { runId });
   await ledger.createRun({
     runId,
     status: 'RUNNING',
@@ -26,8 +27,7 @@ async function runOf40() {
     paramsVersion: 'v1',
     total: 40,
   });
-  const { tiles } = (await readManifestTiles(store, runId, 100))!;
-  const [first, second] = groupMetatiles(tiles, MAX_TILES_PER_MESSAGE);
+  const [first, second] = await allManifestMetatiles(store, runId);
   await ledger.claim(runId, first!, 'w', 60_000);
   await ledger.markDone(runId, first!, 'w', outputsOf(runId, first!), 1);
   await ledger.claim(runId, second!, 'w', 60_000);

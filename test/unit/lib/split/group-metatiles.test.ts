@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { groupMetatiles } from '../../../../lib/enqueue/pack-messages.js';
-import { MAX_TILES_PER_MESSAGE } from '../../../../lib/model/message.js';
+import { MAX_TILES_PER_MESSAGE } from '../../../../lib/model/metatile.js';
 import { metatileLayouts } from '../../../../lib/operations/metatile-layout.js';
+import { groupMetatiles } from '../../../../lib/split/group-metatiles.js';
 import { coverTiles } from '../../../../lib/tiling/cover-tiles.js';
 
 /** A manifest's tiles as split lists them: 4×4 blocks of a cols × rows range. */
@@ -21,7 +21,7 @@ describe('groupMetatiles: one message per 4×4 block of the manifest', () => {
     'a %i × %i cover: every tile once, %i messages, each one rectangle (one GDAL process)',
     (cols, rows, n) => {
       const tiles = manifestTiles(cols, rows);
-      const groups = groupMetatiles(tiles, MAX_TILES_PER_MESSAGE);
+      const groups = [...groupMetatiles(tiles, MAX_TILES_PER_MESSAGE)];
       expect(groups).toHaveLength(n);
       expect(groups.flatMap((g) => g.tiles.map((t) => t.id))).toEqual(tiles.map((t) => t.id));
       for (const g of groups) {
@@ -34,9 +34,15 @@ describe('groupMetatiles: one message per 4×4 block of the manifest', () => {
   );
 
   it('fewer tiles per message cut a block into rows, never two blocks into one message', () => {
-    const groups = groupMetatiles(manifestTiles(6, 5), 4);
+    const groups = [...groupMetatiles(manifestTiles(6, 5), 4)];
     // Blocks of 4×4, 2×4, 4×1, 2×1: 4 + 2 (2×2 each) + 1 + 1 messages.
     expect(groups.map((g) => g.tiles.length)).toEqual([4, 4, 4, 4, 4, 4, 4, 2]);
     for (const g of groups) expect(metatileLayouts(g.tiles)).toHaveLength(1);
+  });
+
+  it('rejects a metatile size outside the model', () => {
+    expect(() => [...groupMetatiles(manifestTiles(4, 4), 17)]).toThrow(
+      /tilesPerMessage must be an integer in 1..16/,
+    );
   });
 });
