@@ -38,7 +38,7 @@ export async function attemptMetatile(
     // Phases, for the bench's profile: tool, wait for the previous marker, uploads + marker.
     let toolMs = 0;
     let waitMs = 0;
-    const outputs = await deps.processTiles(run, metatile.tiles, signal, {
+    const outputs = await deps.processTiles(run, metatile, signal, {
       beforeUpload: async () => {
         toolMs = now() - started;
         await handoff.toolDone(signal);

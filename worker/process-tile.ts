@@ -13,6 +13,7 @@ import { runProcess } from '../lib/process/run-process.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
+import type { MemberAccess } from './member-access.js';
 import type { SourceAccess } from './source-access.js';
 
 export { processTiles } from './process-tiles.js';
@@ -20,6 +21,8 @@ export { processTiles } from './process-tiles.js';
 export interface ProcessTileDeps {
   readonly store: ObjectStore;
   readonly sources: SourceAccess;
+  /** A collection run's members (absent: the worker takes no collection runs). */
+  readonly members?: MemberAccess;
   readonly operations: Readonly<Record<string, Operation>>;
   readonly scratchDir: string;
   readonly toolTimeoutMs: number;
@@ -84,6 +87,22 @@ export function toolRunner(
 }
 
 /**
+ * What the tool reads: the run's source, or the local copies of the collection members under the
+ * metatile (the index the split wrote into its message).
+ */
+export async function resolveSource(
+  deps: ProcessTileDeps,
+  run: RunRecord,
+  members: readonly number[] | undefined,
+  signal: AbortSignal,
+): Promise<string | readonly string[]> {
+  if (!members) return deps.sources.resolve(run, signal);
+  if (!deps.members)
+    throw new TileDataError(`run ${run.runId} is a collection; this worker reads no collections`);
+  return deps.members.resolve(run, members, signal);
+}
+
+/**
  * Produces one sub-tile and uploads it: tool → .part → atomic rename → upload. Returns the
  * durable object's key, ETag and size; the caller writes the marker only after that.
  * Errors come out classified: TileDataError, TileRetryableError, DeadlineExceededError,
@@ -94,6 +113,7 @@ export async function processTile(
   run: RunRecord,
   tile: TileTask,
   signal: AbortSignal,
+  members?: readonly number[],
 ): Promise<TileOutput> {
   const operation = deps.operations[run.operation];
   if (!operation) throw new TileDataError(`unknown operation ${run.operation}`);
@@ -103,7 +123,7 @@ export async function processTile(
   let survived = false;
   try {
     signal.throwIfAborted();
-    const source = await deps.sources.resolve(run, signal);
+    const source = await resolveSource(deps, run, members, signal);
     await withAtomicOutput(final, (output) =>
       operation.execute(
         { source, tile, params: run.params, output, scratch: work },

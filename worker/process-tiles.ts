@@ -1,14 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tileOutputKey } from '../lib/model/ids.js';
+import type { Metatile } from '../lib/model/metatile.js';
 import type { RunRecord, TileOutput } from '../lib/model/run.js';
-import type { TileTask } from '../lib/model/tile.js';
 import { withAtomicOutputs } from '../lib/output/atomic-output.js';
 import { mirrorOutput } from '../lib/output/output-mirror.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
-import { type ProcessTileDeps, processTile, scratchTilePath, toolRunner } from './process-tile.js';
+import {
+  type ProcessTileDeps,
+  processTile,
+  resolveSource,
+  scratchTilePath,
+  toolRunner,
+} from './process-tile.js';
 
 export interface ProcessTilesHooks {
   /**
@@ -21,7 +27,7 @@ export interface ProcessTilesHooks {
 /** Produces a metatile's tiles and uploads them; resolves only when every output is durable. */
 export type ProcessTiles = (
   run: RunRecord,
-  tiles: readonly TileTask[],
+  metatile: Pick<Metatile, 'tiles' | 'members'>,
   signal: AbortSignal,
   hooks?: ProcessTilesHooks,
 ) => Promise<ReadonlyMap<string, TileOutput>>;
@@ -41,15 +47,16 @@ export type ProcessTiles = (
 export async function processTiles(
   deps: ProcessTileDeps,
   run: RunRecord,
-  tiles: readonly TileTask[],
+  metatile: Pick<Metatile, 'tiles' | 'members'>,
   signal: AbortSignal,
   hooks: ProcessTilesHooks = {},
 ): Promise<ReadonlyMap<string, TileOutput>> {
+  const { tiles, members } = metatile;
   const operation = deps.operations[run.operation];
   if (!operation) throw new TileDataError(`unknown operation ${run.operation}`);
   const results = new Map<string, TileOutput>();
   if (!operation.executeBlock) {
-    for (const tile of tiles) results.set(tile.id, await processTile(deps, run, tile, signal));
+    for (const tile of tiles) results.set(tile.id, await processTile(deps, run, tile, signal, members));
     return results;
   }
   const finals = tiles.map((tile) => scratchTilePath(deps, run.runId, tile));
@@ -57,7 +64,7 @@ export async function processTiles(
   let survived = false;
   try {
     signal.throwIfAborted();
-    const source = await deps.sources.resolve(run, signal);
+    const source = await resolveSource(deps, run, members, signal);
     await withAtomicOutputs(finals, (parts) =>
       operation.executeBlock!(
         {

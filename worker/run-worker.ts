@@ -9,6 +9,7 @@ import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
+import { memberAccess } from './member-access.js';
 import { metatileCommand } from './metatile-command.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS_BY_NAME } from './operations.js';
 import { engineSpec, processTiles } from './process-tile.js';
@@ -63,6 +64,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             log.info({ runId: run.runId, sourceAccess: way, bytes }, 'source access chosen'),
           );
   const sources = routeSourceAccess(preferred, cached, NEEDS_LOCAL_SOURCE);
+  const members = memberAccess(store, join(wc.scratchDir, 'members'));
   const stop = createStopController({
     graceMs: wc.stopGraceMs,
     reserveMs: Math.min(wc.stopGraceMs, wc.killGraceMs + 5_000),
@@ -106,11 +108,12 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTiles: guardSourceVersion({ ledger, sources, log }, (run, tiles, signal, hooks) =>
+            processTiles: guardSourceVersion({ ledger, sources, log }, (run, metatile, signal, hooks) =>
               processTiles(
                 {
                   store,
                   sources,
+                  members,
                   operations: OPERATIONS_BY_NAME,
                   scratchDir: wc.scratchDir,
                   toolTimeoutMs: wc.toolTimeoutMs,
@@ -130,7 +133,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
                   },
                 },
                 run,
-                tiles,
+                metatile,
                 signal,
                 hooks,
               ),
@@ -148,6 +151,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     stop.dispose();
     await engines.close();
     await sources.dispose().catch(() => {});
+    await members.dispose().catch(() => {});
     adapters.destroy();
   }
 }

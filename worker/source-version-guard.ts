@@ -18,9 +18,9 @@ export interface SourceVersionGuardDeps {
  * drains with one clear reason, and its execution ends FAILED with it (docs/architecture.md).
  */
 export function guardSourceVersion(deps: SourceVersionGuardDeps, processTiles: ProcessTiles): ProcessTiles {
-  return async (run, tiles, signal, hooks) => {
+  return async (run, metatile, signal, hooks) => {
     try {
-      return await processTiles(run, tiles, signal, hooks);
+      return await processTiles(run, metatile, signal, hooks);
     } catch (error) {
       const failed =
         error instanceof TileDataError ||
@@ -30,7 +30,10 @@ export function guardSourceVersion(deps: SourceVersionGuardDeps, processTiles: P
       if (await deps.sources.readable(run, signal).catch(() => true)) throw error;
       const reason = sourceGoneReason(run.source);
       await deps.ledger.updateRun(run.runId, { status: 'DRAINING', reason }, ['RUNNING']);
-      deps.log.error({ runId: run.runId, tiles: tiles.length, reason }, 'source version gone: the run stops');
+      deps.log.error(
+        { runId: run.runId, tiles: metatile.tiles.length, reason },
+        'source version gone: the run stops',
+      );
       throw new RunStoppedError(run.runId, 'DRAINING', reason, { cause: error });
     }
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { manifestRefSchema } from '../manifest/manifest-ref.js';
+import { zodProblems } from '../model/zod-problems.js';
 import { InvalidEnqueueRequestError } from './errors.js';
 
 /** Where the next enqueue call starts: a line start in a manifest part, and tiles sent before it. */
@@ -43,8 +44,7 @@ export type EnqueueRequest = z.infer<typeof enqueueRequestSchema>;
 export function parseEnqueueRequest(event: unknown): EnqueueRequest {
   const parsed = enqueueRequestSchema.safeParse(event);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`);
-    throw new InvalidEnqueueRequestError(`invalid enqueue request: ${problems.join('; ')}`, {
+    throw new InvalidEnqueueRequestError(`invalid enqueue request: ${zodProblems(parsed.error, '(event)')}`, {
       cause: parsed.error,
     });
   }

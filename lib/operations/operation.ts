@@ -14,9 +14,14 @@ export interface ToolRunner {
   run(file: string, args: readonly string[], options?: ToolRunOptions): Promise<RunProcessResult>;
 }
 
+/**
+ * What a tool reads: a local path or a /vsis3/ path, or a collection's members under the work
+ * (local copies, in the collection's order: a later member wins where they overlap).
+ */
+export type ToolSource = string | readonly string[];
+
 export interface OperationContext {
-  /** The source as GDAL opens it: a local path or a /vsis3/ path. */
-  readonly source: string;
+  readonly source: ToolSource;
   readonly tile: TileTask;
   readonly params: Readonly<Record<string, unknown>>;
   /** Where the tile must be written (a .part path; promoted by the caller). */
@@ -27,7 +32,7 @@ export interface OperationContext {
 
 /** A block of tiles made by one tool process (a metatile). */
 export interface BlockContext {
-  readonly source: string;
+  readonly source: ToolSource;
   /** Each tile and the .part path it must be written to (promoted by the caller). */
   readonly tiles: readonly { readonly tile: TileTask; readonly output: string }[];
   readonly params: Readonly<Record<string, unknown>>;

@@ -90,10 +90,14 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
       const { radius, power } = dtmParams(ctx.params, cell);
       const { buffered } = bufferedTile({ z: zoom, x, y }, radius);
       const engine = await chooseEngine(options.engine ?? process.env[ENGINE_ENV]);
+      // One file per sub-tile: the split refuses point-cloud collections of several members.
+      if (typeof ctx.source !== 'string' && ctx.source.length !== 1)
+        throw new UnreadableSourceError(`a point-cloud sub-tile reads one file, not ${ctx.source.length}`);
+      const source = typeof ctx.source === 'string' ? ctx.source : ctx.source[0]!;
 
       const request: ExtractTileRequest = {
         mode: engine === 'pdal' ? 'probe' : 'points',
-        source: ctx.source,
+        source: source,
         tile: { z: zoom, x, y },
         radius,
         outDir: ctx.scratch,
@@ -101,10 +105,10 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
       };
       // The split refuses what the engine cannot read; a run split elsewhere is refused here too,
       // as data (never retried), before any tool wastes its budget on it.
-      const layout = await readPointFormat(ctx.source);
+      const layout = await readPointFormat(source);
       const unreadable =
         layout && unreadableBy(engine, layout.compressed ? 'laz' : 'las', layout.pointFormat);
-      if (unreadable) throw new UnreadableSourceError(`${ctx.source}: ${unreadable}`);
+      if (unreadable) throw new UnreadableSourceError(`${source}: ${unreadable}`);
       const extractor = extractorCommand(request);
       const summary = parseSummary((await tools.run(extractor.file, extractor.args)).stdout);
       log().debug({ tile: ctx.tile.id, engine, radius, ...summary, srs: undefined }, 'pointcloud-dtm points');
@@ -112,10 +116,10 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
       if (summary.selection === 'none') {
         await tools.run('gdal_create', emptyTileArgs(bounds, ctx.output));
       } else {
-        if (summary.selection === 'unclassified' && !warnedUnclassified.has(ctx.source)) {
-          warnedUnclassified.add(ctx.source);
+        if (summary.selection === 'unclassified' && !warnedUnclassified.has(source)) {
+          warnedUnclassified.add(source);
           log().warn(
-            { source: ctx.source, tile: ctx.tile.id, engine, classes: summary.classes },
+            { source: source, tile: ctx.tile.id, engine, classes: summary.classes },
             engine === 'pdal'
               ? 'the point cloud has no ground class here: PDAL classifies ground with SMRF first'
               : 'the point cloud has no ground class here and PDAL is not installed: the DTM is made from all ' +
@@ -125,7 +129,7 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
         if (engine === 'pdal') {
           const pipeline = join(ctx.scratch, 'pipeline.json');
           const spec = pdalDtmPipeline({
-            source: ctx.source,
+            source: source,
             format: summary.format,
             bounds,
             buffered,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zodProblems } from '../model/zod-problems.js';
 import { InvalidOperationParamsError } from '../operations/errors.js';
 
 /** Default search radius, in output pixels: fills the gaps of a ground class (under trees, small roofs). */
@@ -34,10 +35,12 @@ export interface DtmParams {
 export function dtmParams(params: Readonly<Record<string, unknown>>, cell: number): DtmParams {
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new InvalidOperationParamsError(`pointcloud-dtm parameters are not valid: ${problems.join('; ')}`, {
-      cause: parsed.error,
-    });
+    throw new InvalidOperationParamsError(
+      `pointcloud-dtm parameters are not valid: ${zodProblems(parsed.error)}`,
+      {
+        cause: parsed.error,
+      },
+    );
   }
   const wanted = parsed.data.radius ?? Math.max(DEFAULT_RADIUS_PIXELS * cell, MIN_DEFAULT_RADIUS_M);
   return { radius: Math.min(wanted, MAX_RADIUS_PIXELS * cell), power: parsed.data.power ?? DEFAULT_POWER };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { OPERATION_NAMES, type OperationName } from '../model/run.js';
+import { zodProblems } from '../model/zod-problems.js';
 import { InvalidJobParamsError } from './errors.js';
 
 /**
@@ -87,8 +88,7 @@ export function parseJobParams(text: string, where = 'job.json'): JobParams {
   }
   const parsed = jobParamsSchema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new InvalidJobParamsError(`${where} is not a valid job: ${problems.join('; ')}`, {
+    throw new InvalidJobParamsError(`${where} is not a valid job: ${zodProblems(parsed.error)}`, {
       cause: parsed.error,
     });
   }

@@ -1,25 +1,16 @@
 import { z } from 'zod';
 import { OPERATION_NAMES } from '../model/run.js';
+import { s3KeySchema } from '../model/s3-key.js';
+import { zodProblems } from '../model/zod-problems.js';
 import { InvalidSplitRequestError } from './errors.js';
 import { tileParamsSchema } from './job-params.js';
-
-/** S3 keys: printable, no leading slash, no `..` segment, within S3's 1024-byte limit. */
-const keySchema = z
-  .string()
-  .min(1)
-  .max(1024)
-  .refine(
-    (k) => ![...k].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
-    'an S3 key has no control characters',
-  )
-  .refine((k) => !k.startsWith('/') && !k.split('/').includes('..'), 'an S3 key is relative, without ".."');
 
 /** What the state machine passes to the split Lambda (from the on-upload handler's execution input). */
 export const splitRequestSchema = z.object({
   source: z
     .object({
       bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name'),
-      key: keySchema,
+      key: s3KeySchema,
       version: z.string().min(1).max(1024),
       etag: z
         .string()
@@ -39,8 +30,7 @@ export type SplitRequest = z.infer<typeof splitRequestSchema>;
 export function parseSplitRequest(event: unknown): SplitRequest {
   const parsed = splitRequestSchema.safeParse(event);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`);
-    throw new InvalidSplitRequestError(`invalid split request: ${problems.join('; ')}`, {
+    throw new InvalidSplitRequestError(`invalid split request: ${zodProblems(parsed.error, '(event)')}`, {
       cause: parsed.error,
     });
   }

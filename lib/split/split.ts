@@ -1,21 +1,20 @@
+import { isCollectionKey } from '../collection/collection-manifest.js';
+import { planCollectionSource } from '../collection/plan-collection-source.js';
+import { writeRunMembers } from '../collection/run-members.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { ManifestRef } from '../manifest/manifest-ref.js';
 import { writeManifest } from '../manifest/write-manifest.js';
 import { runIdFor, tileIdFor } from '../model/ids.js';
 import type { OperationName, RunStatus } from '../model/run.js';
 import { chooseEngine, type PointcloudEngine } from '../operations/pointcloud-engine.js';
-import { checkWorkersCanDecode } from '../pointcloud/engine-point-formats.js';
-import { readSourceHeader } from '../source/read-source-header.js';
 import type { SourceHeader } from '../source/source-header.js';
-import { sourcePin } from '../source/source-pin.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { Bbox } from '../tiling/bbox.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
 import { ForeignBucketError, OperationMismatchError, RunConflictError } from './errors.js';
-import { coverMetatiles } from './group-metatiles.js';
 import { normaliseParams, paramsVersion } from './job-params.js';
-import { metatileSize } from './metatile-size.js';
-import { DEFAULT_MAX_TILES, planTiles } from './plan-tiles.js';
+import { planSingleSource } from './plan-single-source.js';
+import { DEFAULT_MAX_TILES } from './plan-tiles.js';
 import type { SplitRequest } from './split-request.js';
 
 export interface SplitDeps {
@@ -56,11 +55,16 @@ const OPERATION_FOR_KIND: Readonly<Record<SourceHeader['kind'], OperationName>> 
   raster: 'raster-xyz',
   pointcloud: 'pointcloud-dtm',
 };
+const KIND_OF_OPERATION: Readonly<Record<OperationName, SourceHeader['kind']>> = {
+  'raster-xyz': 'raster',
+  'pointcloud-dtm': 'pointcloud',
+};
 
 /**
- * Splits one uploaded source into sub-tiles: reads its header by ranged GETs, plans the XYZ tile
- * cover, writes the manifest to `runs/<runId>/`, and records the run (SPLITTING, then RUNNING with
- * its total) in the ledger. Idempotent: a repeated event for the same object version rewrites the
+ * Splits one uploaded source, or a collection (a `*.collection.json` manifest of members), into
+ * sub-tiles: reads the headers by ranged GETs, plans the XYZ tile cover (of the members' union),
+ * writes the manifest to `runs/<runId>/` (a collection's member list first), and records the run
+ * (SPLITTING, then RUNNING with its total) in the ledger. Idempotent: a repeated event for the same object version rewrites the
  * same manifest and finds the same run.
  */
 export async function split(request: SplitRequest, deps: SplitDeps): Promise<SplitResult> {
@@ -71,22 +75,27 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     throw new ForeignBucketError(`${where} is not in this deployment's bucket ${store.bucket}`);
   }
 
-  const { header, read } = await readSourceHeader(store, source.key, { signal, pin: sourcePin(source) });
-  const operation = request.operation ?? OPERATION_FOR_KIND[header.kind];
-  if (OPERATION_FOR_KIND[header.kind] !== operation) {
+  const planOptions = {
+    zoom: request.params.zoom,
+    sourceCrs: request.params.sourceCrs,
+    maxTiles: deps.maxTiles ?? DEFAULT_MAX_TILES,
+    tilesPerMessage: deps.tilesPerMessage,
+    engine: async () => deps.pointcloudEngine ?? (await chooseEngine('auto')),
+    signal,
+  };
+  const plan = isCollectionKey(source.key)
+    ? await planCollectionSource(store, source, {
+        ...planOptions,
+        ...(request.operation ? { kind: KIND_OF_OPERATION[request.operation] } : {}),
+      })
+    : await planSingleSource(store, source, planOptions);
+  const operation = request.operation ?? OPERATION_FOR_KIND[plan.kind];
+  if (OPERATION_FOR_KIND[plan.kind] !== operation) {
     throw new OperationMismatchError(
-      `${where} is a ${header.kind === 'raster' ? 'raster' : 'point cloud'}; operation ${operation} does not apply to it ` +
-        `(use ${OPERATION_FOR_KIND[header.kind]})`,
+      `${where} is a ${plan.kind === 'raster' ? 'raster' : 'point cloud'}; operation ${operation} does not apply to it ` +
+        `(use ${OPERATION_FOR_KIND[plan.kind]})`,
     );
   }
-  checkWorkersCanDecode(header, deps.pointcloudEngine ?? (await chooseEngine('auto')), where);
-  const plan = planTiles(
-    header,
-    request.params.zoom,
-    where,
-    deps.maxTiles ?? DEFAULT_MAX_TILES,
-    request.params.sourceCrs,
-  );
   const params = normaliseParams(operation, request.params, plan.zoom);
   const version = paramsVersion(operation, params);
   const runId = runIdFor(source);
@@ -100,7 +109,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     paramsVersion: version,
     total: 0,
     executionArn: request.executionArn,
-    sourceDatetime: header.datetime,
+    sourceDatetime: plan.datetime,
     ...(plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
   });
   if (created === 'exists') {
@@ -116,13 +125,12 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     }
   }
 
-  // Sized to the work per tile (metatile-size.ts), never over the deployment's cap.
-  const size = metatileSize(header, plan, deps.tilesPerMessage);
+  if (plan.members) await writeRunMembers(store, runId, plan.members, signal);
   const tileId = (tile: TileCoord) => tileIdFor(runId, operation, version, tile);
-  const manifest = await writeManifest(store, coverMetatiles(plan.ranges, tileId, size.tilesPerMessage), {
+  const manifest = await writeManifest(store, plan.metatiles(tileId), {
     runId,
     partLines: deps.partLines,
-    tilesPerMessage: size.tilesPerMessage,
+    tilesPerMessage: plan.tilesPerMessage,
     signal,
   });
   const updated = await ledger.updateRun(runId, { status: 'RUNNING', total: manifest.total }, SPLITTABLE);
@@ -141,6 +149,6 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     total: manifest.total,
     bbox3857: plan.bbox3857,
     manifest,
-    headerBytesRead: read.bytes,
+    headerBytesRead: plan.headerBytesRead,
   };
 }

@@ -40,3 +40,14 @@ export function bboxPolygon(bbox: Bbox) {
 export function hasArea(bbox: Bbox): boolean {
   return bbox[2] > bbox[0] && bbox[3] > bbox[1];
 }
+
+/** The box holding every one of these boxes (none: an empty box at the origin). */
+export function unionBbox(boxes: readonly Bbox[]): Bbox {
+  if (boxes.length === 0) return [0, 0, 0, 0];
+  return [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
+}

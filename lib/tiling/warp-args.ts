@@ -17,6 +17,12 @@ export function mercatorGridArgs(bounds: Bounds, width: number, height: number):
 }
 
 /** A quiet gdalwarp argv that writes a DEFLATE GeoTIFF, with `options` (grid, resampling, nodata) between. */
-export function gtiffWarpArgv(options: readonly string[], source: string, output: string): string[] {
-  return ['-q', '-of', 'GTiff', ...options, '-co', 'COMPRESS=DEFLATE', source, output];
+export function gtiffWarpArgv(
+  options: readonly string[],
+  source: string | readonly string[],
+  output: string,
+): string[] {
+  // gdalwarp takes several sources: each is warped in turn, a later one over an earlier one.
+  const sources = typeof source === 'string' ? [source] : source;
+  return ['-q', '-of', 'GTiff', ...options, '-co', 'COMPRESS=DEFLATE', ...sources, output];
 }

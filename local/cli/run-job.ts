@@ -2,19 +2,25 @@ import type { RunRecord } from '../../lib/model/run.js';
 import { startEmulators } from '../stack/emulator-set.js';
 import { portOf } from './api-client.js';
 import { checkRoomForCopy } from './free-space.js';
-import { checkInputFile } from './input-file.js';
+import type { InputFile } from './input-file.js';
+import { type JobInputs, resolveJobInputs } from './job-inputs.js';
 import { readLocalJob } from './local-job.js';
 import { prepareOutputDir } from './output-dir.js';
 import { findRunningUp, type RunningUp } from './running-up.js';
 
 export interface RunJobOptions {
+  /** The input as the user named it: one file, a directory, a list file, or the first of several. */
   readonly file: string;
+  /** Every input given (several files: a collection); absent: `[file]`. */
+  readonly inputs?: readonly string[];
   readonly out: string;
   readonly zoom?: number;
   /** A job sidecar; default `<file>.job.json` when it exists. */
   readonly job?: string;
   /** The source's CRS, replacing the file's (`--s-srs`): EPSG:<code>, a PROJ string or a WKT. */
   readonly sourceCrs?: string;
+  /** A collection's unreadable members are skipped and recorded instead of refusing the run. */
+  readonly skipUnreadable?: boolean;
   /** Replace a previous run's outputs in `out` (refused otherwise). */
   readonly replace?: boolean;
   readonly workers: number;
@@ -60,10 +66,32 @@ export interface RunSummary {
 export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const started = Date.now();
   // Everything the user gave is checked before anything starts.
-  const input = await checkInputFile(options.file);
+  const inputs = await resolveJobInputs(options.inputs ?? [options.file]);
+  const collection = inputs.kind === 'collection' ? inputs : undefined;
+  const input: InputFile = collection
+    ? { path: collection.sidecarBase, bytes: collection.members.reduce((n, m) => n + m.bytes, 0) }
+    : (inputs as Extract<JobInputs, { kind: 'file' }>).file;
   const job = await readLocalJob(input.path, options.job, options.zoom, options.sourceCrs);
   const out = await prepareOutputDir(options.out, options.replace ?? false);
-  await checkRoomForCopy(options.file, input.path);
+  for (const file of collection?.members ?? [input]) await checkRoomForCopy(options.file, file.path);
+  if (collection) {
+    // A collection goes to its own private stack: the up's API takes one file per upload.
+    if (!options.standalone) options.onUp?.({ notUsed: 'a collection runs on a private stack' });
+    const emulators = startEmulators();
+    const { runOnHub } = await import('./run-on-hub.js').catch(async (error: unknown) => {
+      await emulators.stop();
+      throw error;
+    });
+    return runOnHub(options, {
+      started,
+      input,
+      job,
+      out,
+      emulators,
+      members: collection.members,
+      name: collection.name,
+    });
+  }
   if (!options.standalone) {
     // The user's running up, used as a build daemon is: nothing to start, its workers are warm.
     const lookup = await findRunningUp(portOf(options.env ?? process.env), options.env);

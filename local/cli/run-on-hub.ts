@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { JobParams } from '../../lib/split/job-params.js';
@@ -22,6 +22,9 @@ export interface CheckedRun {
   readonly job: JobParams;
   readonly out: OutputDir;
   readonly emulators: EmulatorSet;
+  /** A collection's member files (job-inputs.ts), uploaded as one run named `name`. */
+  readonly members?: readonly InputFile[];
+  readonly name?: string;
 }
 
 /** The part of runJob (run-job.ts) that needs the hub: its code loads while the emulators start. */
@@ -53,7 +56,7 @@ async function runWithMirror(
   checked: CheckedRun,
   mirror: string,
 ): Promise<RunSummary> {
-  const { started, input, job, out, emulators } = checked;
+  const { started, input, job, out, emulators, members } = checked;
   const hub = await startLocalHub({
     emulators,
     workers: options.workers,
@@ -68,26 +71,40 @@ async function runWithMirror(
   });
   try {
     const uploadStarted = Date.now();
-    const upload = await hub
-      .upload(input.path, {
-        ...(Object.keys(job).length === 0 ? {} : { job }),
-        onProgress: options.onUpload,
-        signal: options.signal,
-      })
-      .catch((error: unknown) => {
-        if (options.signal?.aborted) {
-          throw new CliError('cancelled during the upload: no run was started', 130, { cause: error });
-        }
-        throw new CliError(`the upload of ${options.file} failed: ${(error as Error).message}`, 1, {
-          cause: error,
-        });
+    const jobOption = Object.keys(job).length === 0 ? {} : { job };
+    const upload = await (members
+      ? hub.uploadCollection(
+          members.map((m) => m.path),
+          {
+            ...jobOption,
+            name: checked.name ?? 'collection',
+            sizes: members.map((m) => m.bytes),
+            skipUnreadable: options.skipUnreadable === true,
+            onProgress: options.onUpload,
+            signal: options.signal,
+          },
+        )
+      : hub.upload(input.path, { ...jobOption, onProgress: options.onUpload, signal: options.signal })
+    ).catch((error: unknown) => {
+      if (options.signal?.aborted) {
+        throw new CliError('cancelled during the upload: no run was started', 130, { cause: error });
+      }
+      throw new CliError(`the upload of ${options.file} failed: ${(error as Error).message}`, 1, {
+        cause: error,
       });
+    });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
     const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: upload.parts };
     // The user knows their file, not the object key it was uploaded to: name the file.
     const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
-    const named = (text: string | undefined) => text?.split(uploaded).join(options.file);
+    // A collection's members were uploaded beside it, under collections/ (upload-collection.ts).
+    const folder = `s3://${hub.store.bucket}/${upload.key.replace(/^incoming\//, 'collections/').replace(/\/[^/]*$/, '/')}`;
+    const named = (text: string | undefined) =>
+      (members ?? []).reduce(
+        (t, m) => t?.split(`${folder}${basename(m.path)}`).join(m.path),
+        text?.split(uploaded).join(options.file),
+      );
     if (upload.outcome === 'rejected') {
       return {
         ...runSummary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
@@ -125,17 +142,16 @@ async function runWithMirror(
       await copyRunOutputs(hub.store, runId, out.path, { mirror });
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
-    return {
-      ...runSummary(
-        runId,
-        status,
-        run,
-        options.out,
-        started,
-        status === 'SUCCEEDED' ? undefined : named(reason),
-      ),
-      upload: sent,
-    };
+    const summary = runSummary(
+      runId,
+      status,
+      run,
+      options.out,
+      started,
+      status === 'SUCCEEDED' ? undefined : named(reason),
+    );
+    const warnings = summary.warnings?.map((w) => named(w) ?? w);
+    return { ...summary, ...(warnings ? { warnings } : {}), upload: sent };
   } finally {
     await hub.stop();
   }

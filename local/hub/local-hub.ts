@@ -39,6 +39,7 @@ import { nudgedCheck, progressNudge } from './progress-nudge.js';
 import { serviceBehaviour } from './service-behaviour.js';
 import { functionKeys, lambdaEnv, startLambdas } from './start-lambdas.js';
 import { taskHandlers } from './task-handlers.js';
+import { collectionFileName, uploadCollection } from './upload-collection.js';
 
 const STATE_MACHINE_ARN = `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:geohub-${LOCAL_STAGE}`;
 
@@ -96,6 +97,18 @@ export interface LocalHub {
     file: string,
     options?: {
       name?: string;
+      job?: Record<string, unknown>;
+      onProgress?: (sentBytes: number, totalBytes: number) => void;
+      signal?: AbortSignal;
+    },
+  ): Promise<StartRunOutcome & { key: string; parts: number }>;
+  /** Uploads a collection's members, then its manifest: one run over all of them (upload-collection.ts). */
+  uploadCollection(
+    files: readonly string[],
+    options: {
+      name: string;
+      sizes: readonly number[];
+      skipUnreadable?: boolean;
       job?: Record<string, unknown>;
       onProgress?: (sentBytes: number, totalBytes: number) => void;
       signal?: AbortSignal;
@@ -231,6 +244,20 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
             signal: uploadOptions.signal,
           });
           return { ...(await outcome), key, parts };
+        } catch (error) {
+          outcomes.delete(encodeEventKey(key));
+          throw error;
+        }
+      },
+      async uploadCollection(files, uploadOptions) {
+        const key = incomingKey(collectionFileName(uploadOptions.name));
+        const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
+        try {
+          const done = await uploadCollection(clients.s3, store, files, {
+            ...uploadOptions,
+            manifestKey: key,
+          });
+          return { ...(await outcome), key, parts: done.parts };
         } catch (error) {
           outcomes.delete(encodeEventKey(key));
           throw error;

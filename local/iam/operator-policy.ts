@@ -7,11 +7,15 @@ import type { Statement } from './template-roles.js';
  * permissions") prints the same statements for an IAM user or SSO permission set.
  */
 export const OPERATOR_STATEMENTS: readonly Statement[] = [
-  // Uploads (multipart, with a .job.json sidecar) start runs.
+  // Uploads (multipart, with a .job.json sidecar) start runs; a collection's members go first
+  // under collections/, which starts nothing (lib/collection).
   {
     Effect: 'Allow',
     Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
-    Resource: { 'Fn::Sub': '${DataBucket.Arn}/incoming/*' },
+    Resource: [
+      { 'Fn::Sub': '${DataBucket.Arn}/incoming/*' },
+      { 'Fn::Sub': '${DataBucket.Arn}/collections/*' },
+    ],
   },
   // Outputs: tiles, mosaic, STAC and summary, listed and read.
   {

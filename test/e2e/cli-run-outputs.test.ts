@@ -11,9 +11,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliLeavingNothing } from '../support/cli.js';
 import { findFiles } from '../support/find-files.js';
-import { processMark } from '../support/marked-processes.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
@@ -24,15 +23,7 @@ interface Summary {
   tiles: { total: number; done: number };
 }
 
-async function run(args: string[]) {
-  const tmp = tempDir('geohub-tmp-');
-  const mark = processMark();
-  const r = await runCli(['run', ...args], { ...mark.env, TMPDIR: tmp });
-  // Every exit path: nothing of this run left running, its temporary directories gone.
-  expect(mark.live()).toEqual([]);
-  expect(readdirSync(tmp)).toEqual([]);
-  return r;
-}
+const run = (args: string[]) => runCliLeavingNothing(['run', ...args]);
 
 describe('geohub run writes its outputs where it was told, and only there (issue 20)', () => {
   it('#11 #13 a 244-character file name runs, and its <file>.job.json sets the zoom', async () => {

@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { processMark } from './marked-processes.js';
+import { tempDir } from './temp-dir.js';
 
 const BIN = fileURLToPath(new URL('../../bin/geohub.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,3 +55,16 @@ export function runCli(
 }
 
 export const GEOHUB_BIN = BIN;
+
+/**
+ * `geohub <args>` as a user runs it, checked on every exit path: nothing it started is left
+ * running, and its temporary directory is left empty.
+ */
+export async function runCliLeavingNothing(args: readonly string[]): Promise<CliResult> {
+  const tmp = tempDir('geohub-tmp-');
+  const mark = processMark();
+  const r = await runCli(args, { ...mark.env, TMPDIR: tmp });
+  expect(mark.live()).toEqual([]);
+  expect(readdirSync(tmp)).toEqual([]);
+  return r;
+}

@@ -20,7 +20,7 @@ process group.
 
 Without an argument it imports GDAL first and then reads one spec until end of file; given no
 spec (end of file at once) it exits 0 having done nothing. The spec:
-  {"source": path, "warp": [gdalwarp options without -of, source or destination],
+  {"source": path or [member paths], "warp": [gdalwarp options without -of, source or destination],
    "tileSize": 256, "tiles": [{"col": c, "row": r, "output": path}, ...]}
 Each tile is written to its `output` path (a .part path the caller promotes by rename).
 Errors go to stderr as GDAL printed them; exit 1.
@@ -172,22 +172,51 @@ def touch_outputs(spec):
         open(tile["output"], "wb").close()
 
 
+def open_sources(gdal, source):
+    # One path: that file. A collection's members (a list, in the collection's order): one
+    # in-memory VRT mosaic per CRS, so that members sharing a grid are read as one raster and a
+    # resampling kernel crosses their edges as it would inside one file (no seam); members in
+    # other CRSs (a survey over two UTM zones) are warped after, each group in turn. Where
+    # members overlap, the later one wins, in the VRT as in gdalwarp.
+    if isinstance(source, str):
+        return [gdal.Open(source)]
+    datasets = [gdal.Open(path) for path in source]
+    groups = []
+    for path, dataset in zip(source, datasets):
+        wkt = dataset.GetProjectionRef()
+        if groups and groups[-1][0] == wkt:
+            groups[-1][1].append(path)
+        else:
+            groups.append((wkt, [path]))
+    mosaics = []
+    for _, paths in groups:
+        if len(paths) == 1:
+            mosaics.append(gdal.Open(paths[0]))
+            continue
+        # The finest resolution of the group: a VRT at the average would resample the members.
+        vrt = gdal.BuildVRT("", paths, options=gdal.BuildVRTOptions(resolution="highest"))
+        if vrt is None:
+            raise RuntimeError(f"gdal.BuildVRT could not mosaic {len(paths)} members")
+        mosaics.append(vrt)
+    return mosaics
+
+
 def warp_block(gdal, spec):
     set_process_name()
     touch_outputs(spec)
 
     size = int(spec["tileSize"])
-    source = gdal.Open(spec["source"])
+    sources = open_sources(gdal, spec["source"])
     warp = gdal.WarpOptions(options=["-of", "MEM", *spec["warp"]])
-    block = gdal.Warp("", source, options=warp)
+    block = gdal.Warp("", sources, options=warp)
     if block is None:
         raise RuntimeError("gdal.Warp returned no dataset")
-    layout = tile_layout(gdal, source, block, size)
+    layout = tile_layout(gdal, sources[0], block, size)
     driver = gdal.GetDriverByName("GTiff")
     for tile in spec["tiles"]:
         write_tile(driver, block, layout, int(tile["col"]), int(tile["row"]), size, tile["output"])
     block = None
-    source = None
+    sources = None
     return gdal
 
 

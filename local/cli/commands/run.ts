@@ -17,15 +17,20 @@ interface RunOptions {
   workers: number;
   json?: boolean;
   standalone?: boolean;
+  skipUnreadable?: boolean;
 }
 
 export function registerRun(program: Command, io: CliIo): void {
   program
     .command('run')
     .description(
-      'run the main job on the embedded local stack: upload <file>, process every sub-tile, copy the outputs',
+      'run the main job on the embedded local stack: upload the input (a file or a collection), process every sub-tile, copy the outputs',
     )
-    .argument('<file>', 'a raster (GeoTIFF/COG) or a point cloud (LAS/LAZ/COPC)')
+    .argument(
+      '<inputs...>',
+      'a raster (GeoTIFF/COG) or a point cloud (LAS/LAZ/COPC); or a collection tiled as one seamless source: ' +
+        'several rasters, a directory of them, or a .txt file listing one path per line (a later file wins where two overlap)',
+    )
     .requiredOption(
       '--out <dir>',
       'where to copy the tiles (z/x/y.tif), the mosaic VRT and the STAC collection (created if missing; must be empty)',
@@ -55,8 +60,12 @@ export function registerRun(program: Command, io: CliIo): void {
       '--standalone',
       'start a private stack for this run even when a `geohub up` of yours is running (default: use it; also GEOHUB_STANDALONE=1)',
     )
+    .option(
+      '--skip-unreadable',
+      "a collection's unreadable members (corrupt, no CRS, other data) are skipped and recorded, instead of refusing the run",
+    )
     .option('--json', 'print one JSON summary on stdout')
-    .action(async (file: string, opts: RunOptions) => {
+    .action(async (inputs: string[], opts: RunOptions) => {
       const verbose = Boolean(program.opts().verbose);
       const controller = new AbortController();
       const progress = createProgress(io.stderr);
@@ -73,12 +82,14 @@ export function registerRun(program: Command, io: CliIo): void {
       process.on('SIGTERM', cancel);
       try {
         const summary = await runJob({
-          file,
+          file: inputs[0]!,
+          inputs,
           out: opts.out,
           zoom: opts.zoom,
           job: opts.job,
           sourceCrs: opts.sSrs,
           replace: opts.replace,
+          skipUnreadable: opts.skipUnreadable === true,
           workers: opts.workers,
           signal: controller.signal,
           standalone: opts.standalone === true || io.env.GEOHUB_STANDALONE === '1',

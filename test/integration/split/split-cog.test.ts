@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runIdFor } from '../../../lib/model/ids.js';
-import { tileTaskSchema } from '../../../lib/model/tile.js';
+import { metatileSchema } from '../../../lib/model/metatile.js';
 import { split } from '../../../lib/split/split.js';
 import { countingStore } from '../../support/counting-store.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -67,7 +67,7 @@ describe('split of a COG on the local stack', () => {
     const tasks = text
       .trimEnd()
       .split('\n')
-      .map((l) => tileTaskSchema.parse(JSON.parse(l)));
+      .flatMap((l) => metatileSchema.parse(JSON.parse(l)).tiles);
     expect(tasks).toHaveLength(256);
     expect(new Set(tasks.map((t) => `${t.x}/${t.y}`)).size).toBe(256);
   });

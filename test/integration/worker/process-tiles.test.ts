@@ -66,7 +66,7 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
     const outputs = await processTiles(
       d,
       await runOf(fixture, seeded.runId),
-      tiles,
+      { tiles },
       new AbortController().signal,
     );
 
@@ -91,7 +91,12 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
     const d = deps(fixture.store, starts);
     const controller = new AbortController();
     const reason = new Error('run cancelled by the operator');
-    const pending = processTiles(d, await runOf(fixture, seeded.runId), seeded.tasks, controller.signal);
+    const pending = processTiles(
+      d,
+      await runOf(fixture, seeded.runId),
+      { tiles: seeded.tasks },
+      controller.signal,
+    );
     // Settled whatever happens below: a failed check must not leave the engine writing into a
     // scratch directory the test's cleanup removes (that was an unhandled rejection).
     const outcome = pending.then(
@@ -141,7 +146,7 @@ describe('processTiles: a block of sub-tiles in one GDAL process, uploaded in pa
     const error = await processTiles(
       d,
       await runOf(fixture, seeded.runId),
-      tiles,
+      { tiles },
       new AbortController().signal,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TileRetryableError);

@@ -186,7 +186,7 @@ describe('least privilege', () => {
     expect(ddb?.Resource).toEqual(getAtt('LedgerTable'));
   });
 
-  it('lets the workers claim, upload and delete messages, and read only incoming sources', () => {
+  it("lets the workers claim, upload and delete messages, and read only sources, a collection's members and its member list", () => {
     const task = props<{ TaskRoleArn: { 'Fn::GetAtt': [string, string] } }>(
       ofType(template, 'AWS::ECS::TaskDefinition')[0]![1],
     );
@@ -207,9 +207,17 @@ describe('least privilege', () => {
         's3:PutObject',
       ]),
     );
-    const get = statements.find((s) => asArray(s.Action).includes('s3:GetObject'));
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation Fn::Sub string
-    expect(get?.Resource).toEqual({ 'Fn::Sub': '${DataBucket.Arn}/incoming/*' });
+    const reads = statements
+      .filter((s) => asArray(s.Action).includes('s3:GetObject'))
+      .flatMap((s) => asArray(s.Resource).map((r) => (r as { 'Fn::Sub': string })['Fn::Sub']));
+    expect(reads.sort()).toEqual(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub strings
+      [
+        '${DataBucket.Arn}/collections/*',
+        '${DataBucket.Arn}/incoming/*',
+        '${DataBucket.Arn}/runs/*/members.json',
+      ],
+    );
     const put = statements.find((s) => s.Action === 's3:PutObject');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation Fn::Sub string
     expect(put?.Resource).toEqual({ 'Fn::Sub': '${DataBucket.Arn}/tiles/*' });

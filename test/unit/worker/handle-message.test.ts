@@ -39,7 +39,7 @@ async function setup(tool?: Tool, now = () => Date.now()) {
     runWatchMs: 60_000,
     retryDelaySeconds: 7,
     now,
-    processTiles: async (run, tiles, signal) => {
+    processTiles: async (run, { tiles }, signal) => {
       calls.push(tiles.map((t) => t.id));
       return tool ? tool(run, tiles, signal) : outputsOf(runId, metatile);
     },

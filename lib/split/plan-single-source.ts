@@ -1,0 +1,48 @@
+import type { SourceRef } from '../model/run.js';
+import type { PointcloudEngine } from '../operations/pointcloud-engine.js';
+import { checkWorkersCanDecode } from '../pointcloud/engine-point-formats.js';
+import { readSourceHeader } from '../source/read-source-header.js';
+import { sourcePin } from '../source/source-pin.js';
+import type { ObjectStore } from '../store/object-store.js';
+import { coverMetatiles } from './group-metatiles.js';
+import { metatileSize } from './metatile-size.js';
+import { planTiles } from './plan-tiles.js';
+import type { PlannedSource } from './planned-source.js';
+
+export interface PlanSourceOptions {
+  readonly zoom?: number;
+  readonly sourceCrs?: string;
+  readonly maxTiles: number;
+  readonly tilesPerMessage?: number;
+  readonly engine: () => Promise<PointcloudEngine>;
+  readonly signal?: AbortSignal;
+}
+
+/** One uploaded file: its header by ranged GETs of its version, its cover, its metatile size. */
+export async function planSingleSource(
+  store: ObjectStore,
+  source: SourceRef,
+  options: PlanSourceOptions,
+): Promise<PlannedSource> {
+  const where = `s3://${source.bucket}/${source.key}`;
+  const { header, read } = await readSourceHeader(store, source.key, {
+    signal: options.signal,
+    pin: sourcePin(source),
+  });
+  checkWorkersCanDecode(header, await options.engine(), where);
+  const plan = planTiles(header, options.zoom, where, options.maxTiles, options.sourceCrs);
+  // Sized to the work per tile (metatile-size.ts), never over the deployment's cap.
+  const size = metatileSize(header, plan, options.tilesPerMessage);
+  return {
+    kind: header.kind,
+    ...(header.datetime ? { datetime: header.datetime } : {}),
+    warnings: plan.warnings,
+    zoom: plan.zoom,
+    nativeZoom: plan.nativeZoom,
+    bbox3857: plan.bbox3857,
+    total: plan.total,
+    tilesPerMessage: size.tilesPerMessage,
+    headerBytesRead: read.bytes,
+    metatiles: (tileId) => coverMetatiles(plan.ranges, tileId, size.tilesPerMessage),
+  };
+}

@@ -1,0 +1,94 @@
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import PQueue from 'p-queue';
+import { memberSource, type RunMembers, readRunMembers } from '../lib/collection/run-members.js';
+import type { RunRecord } from '../lib/model/run.js';
+import { PART_SUFFIX } from '../lib/output/atomic-output.js';
+import { sourcePin } from '../lib/source/source-pin.js';
+import type { ObjectStore } from '../lib/store/object-store.js';
+import { TileDataError } from './errors.js';
+
+/** How a collection run's metatile reads its members: local copies of their pinned versions. */
+export interface MemberAccess {
+  /** The local paths of these members (indexes into the run's member list), in that order. */
+  resolve(run: RunRecord, members: readonly number[], signal?: AbortSignal): Promise<string[]>;
+  /** Frees the copies of runs other than these. */
+  retain(runIds: ReadonlySet<string>): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** Member downloads in flight at once per worker. */
+const DOWNLOADS_IN_FLIGHT = 4;
+
+/**
+ * Each member a worker's metatiles touch is downloaded once per run, pinned to the version the
+ * collection listed (its version id, else its ETag): a member re-uploaded during the run fails
+ * the read as a changed single source does, never mixes files. The run's member list
+ * (`runs/<runId>/members.json`, written by the split) is read once per run. Copies keep the
+ * member's file name: PDAL and GDAL pick a reader by extension where the bytes do not say.
+ */
+export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
+  const lists = new Map<string, Promise<RunMembers>>();
+  const copies = new Map<string, Promise<string>>();
+  const downloads = new PQueue({ concurrency: DOWNLOADS_IN_FLIGHT });
+
+  const remembered = <T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>) => {
+    let got = map.get(key);
+    if (!got) {
+      got = make();
+      map.set(key, got);
+      // A failure is not cached: the next metatile tries again.
+      got.catch(() => map.delete(key));
+    }
+    return got;
+  };
+
+  const listOf = (run: RunRecord, signal?: AbortSignal) =>
+    remembered(lists, run.runId, async () => {
+      const list = await readRunMembers(store, run.runId, signal);
+      if (!list)
+        throw new TileDataError(`run ${run.runId} has no member list (runs/${run.runId}/members.json)`);
+      return list;
+    });
+
+  const copyOf = (run: RunRecord, list: RunMembers, index: number, signal?: AbortSignal) =>
+    remembered(copies, `${run.runId}/${index}`, async () => {
+      const member = list.members[index];
+      if (!member)
+        throw new TileDataError(`run ${run.runId} has no member ${index} (it has ${list.members.length})`);
+      const target = join(dir, run.runId, String(index), basename(member.key));
+      await mkdir(join(dir, run.runId, String(index)), { recursive: true });
+      const part = `${target}${PART_SUFFIX}`;
+      try {
+        const pin = sourcePin(memberSource(run.source.bucket, member));
+        await downloads.add(() => store.download(member.key, part, { signal, pin }));
+        await rename(part, target);
+      } finally {
+        await rm(part, { force: true });
+      }
+      return target;
+    });
+
+  return {
+    async resolve(run, members, signal) {
+      const list = await listOf(run, signal);
+      return Promise.all(members.map((index) => copyOf(run, list, index, signal)));
+    },
+    async retain(runIds) {
+      for (const runId of [...lists.keys()]) if (!runIds.has(runId)) lists.delete(runId);
+      const gone = new Set<string>();
+      for (const key of [...copies.keys()]) {
+        const runId = key.slice(0, key.indexOf('/'));
+        if (runIds.has(runId)) continue;
+        copies.delete(key);
+        gone.add(runId);
+      }
+      for (const runId of gone) await rm(join(dir, runId), { recursive: true, force: true });
+    },
+    async dispose() {
+      lists.clear();
+      copies.clear();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
