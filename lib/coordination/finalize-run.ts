@@ -1,4 +1,6 @@
 import { basename } from 'node:path';
+import { isCollectionKey } from '../collection/collection-manifest.js';
+import { readRunMembers } from '../collection/run-members.js';
 import { RunNotFoundError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { listTiles } from '../ledger/tile-records.js';
@@ -87,10 +89,15 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
     // No object keys in what a catalogue shows: the source by its file name only.
     const source = basename(run.source.key);
+    // Asked of a collection only: a HEAD of a missing key is a 403 to a role without ListBucket.
+    const members = isCollectionKey(run.source.key)
+      ? (await readRunMembers(deps.store, runId))?.members.map((m) => basename(m.key))
+      : undefined;
     const dated = run.sourceDatetime
       ? `dated ${run.sourceDatetime} by the source's own header`
       : `dated by the run (${source} records no date)`;
-    const description = `${run.operation} tiles of ${source} (geohub run ${runId}, ${run.createdAt} to ${finishedAt}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
+    const of = members ? `${source} (a collection of ${members.length} files)` : source;
+    const description = `${run.operation} tiles of ${of} (geohub run ${runId}, ${run.createdAt} to ${finishedAt}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
     // Mosaic and catalogue side by side: neither reads the other, and a run's end waits on both.
     [mosaic, stac] = await Promise.all([
       writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands).then((key) => {
@@ -102,6 +109,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
         sourceName: source,
         description,
         mosaic: true,
+        ...(members ? { members } : {}),
         dates: { datetime: run.sourceDatetime ?? run.createdAt, created: run.createdAt },
         // The items' time: the source's date, or the run's span when it has none.
         interval: run.sourceDatetime ? [run.sourceDatetime, run.sourceDatetime] : [run.createdAt, finishedAt],

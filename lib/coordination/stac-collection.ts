@@ -11,10 +11,13 @@ export interface CollectionOptions {
   /** Child catalogs, one per mosaic block, relative to the collection. */
   readonly children: readonly string[];
   readonly mosaic: boolean;
+  /** A collection run's members, by file name, in the collection's order: the tiles' sources. */
+  readonly members?: readonly string[];
 }
 
 /**
- * The run's STAC collection, the root of a static catalog: a link walker (PySTAC, STAC
+ * The run's STAC collection (one for a collection run too: its members, by file name, are listed
+ * as `geohub:members`, the sources of every tile), the root of a static catalog: a link walker (PySTAC, STAC
  * Browser) reaches every item through `child` links to one catalog per mosaic block, each with
  * `item` links, so the collection holds at most one link per 64×64 tiles (256 at a million
  * tiles). The mosaic VRT and the summary are collection-level assets.
@@ -50,5 +53,6 @@ export function stacCollection(options: CollectionOptions) {
       ...options.children.map((href) => ({ rel: 'child', href: `./${href}`, type: JSON_TYPE })),
     ],
     assets,
+    ...(options.members ? { 'geohub:members': options.members } : {}),
   };
 }

@@ -33,6 +33,7 @@ export async function writeStac(
     tiles: TileSet;
     blocks: readonly TileBlock[];
     mosaic: boolean;
+    members?: readonly string[];
   },
 ): Promise<string> {
   const { runId, tiles } = options;
@@ -72,6 +73,7 @@ export async function writeStac(
     interval: options.interval,
     children: options.blocks.map((b) => `${folderOf(b)}catalog.json`),
     mosaic: options.mosaic,
+    ...(options.members ? { members: options.members } : {}),
   });
   await store.putText(key, JSON.stringify(collection, null, 2), { contentType: 'application/json' });
   return key;

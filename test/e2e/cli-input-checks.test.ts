@@ -29,10 +29,17 @@ function refused(r: CliResult, message: RegExp): void {
 }
 
 describe('geohub run checks its input before anything starts (issue 20)', () => {
-  it('#2 a directory as input is one clear line, not EISDIR with Java left running', async () => {
+  it('#2 a directory without a source file is one clear line, not EISDIR with Java left running', async () => {
+    // A directory is a collection (issue 38): its GeoTIFF and LAS/LAZ files, none here.
     const dir = tempDir('geohub-in-');
+    writeFileSync(join(dir, 'notes.txt'), 'not a raster');
     refused(
       await cli(['run', dir, '--out', join(dir, 'out')]),
+      /^geohub: .* holds no GeoTIFF or LAS\/LAZ file$/,
+    );
+    // Among several inputs, a directory is refused as an input file.
+    refused(
+      await cli(['run', dir, join(dir, 'notes.txt'), '--out', join(dir, 'out')]),
       /^geohub: cannot read .*: it is a directory, not a regular file$/,
     );
   });

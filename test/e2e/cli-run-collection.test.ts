@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approximationFigures } from '../support/approximation-check.js';
@@ -74,6 +74,14 @@ describe('geohub run over a collection: many files, one seamless run (issue 38)'
       ]);
       expect(maxPixelDifference(a, b), tile).toBe(0);
     }
+
+    // One STAC collection for the run, its members (by file name, in order) as the sources.
+    const stac = JSON.parse(readFileSync(join(collected, 'collection.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(stac['geohub:members']).toEqual([0, 1, 2, 3].map((i) => `quarter-${i}.tif`));
+    expect(stac.description).toContain('a collection of 4 files');
 
     // The default (approximate) transformer over the same files, as several given files.
     const approx = join(dir, 'approx');
