@@ -1,7 +1,12 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import PQueue from 'p-queue';
-import { memberSource, type RunMembers, readRunMembers } from '../lib/collection/run-members.js';
+import {
+  memberSource,
+  type RunMember,
+  type RunMembers,
+  readRunMembers,
+} from '../lib/collection/run-members.js';
 import type { RunRecord } from '../lib/model/run.js';
 import { PART_SUFFIX } from '../lib/output/atomic-output.js';
 import { sourcePin } from '../lib/source/source-pin.js';
@@ -12,6 +17,8 @@ import { TileDataError } from './errors.js';
 export interface MemberAccess {
   /** The local paths of these members (indexes into the run's member list), in that order. */
   resolve(run: RunRecord, members: readonly number[], signal?: AbortSignal): Promise<string[]>;
+  /** The first of these members whose listed version is gone (overwritten or deleted), if any. */
+  gone(run: RunRecord, members: readonly number[], signal?: AbortSignal): Promise<RunMember | undefined>;
   /** Frees the copies of runs other than these. */
   retain(runIds: ReadonlySet<string>): Promise<void>;
   dispose(): Promise<void>;
@@ -73,6 +80,16 @@ export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
     async resolve(run, members, signal) {
       const list = await listOf(run, signal);
       return Promise.all(members.map((index) => copyOf(run, list, index, signal)));
+    },
+    async gone(run, members, signal) {
+      const list = await listOf(run, signal);
+      for (const index of members) {
+        const member = list.members[index];
+        if (!member) continue;
+        const pin = sourcePin(memberSource(run.source.bucket, member));
+        if (!(await store.head(member.key, { signal, pin }))) return member;
+      }
+      return undefined;
     },
     async retain(runIds) {
       for (const runId of [...lists.keys()]) if (!runIds.has(runId)) lists.delete(runId);

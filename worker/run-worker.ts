@@ -108,35 +108,37 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             leaseMs: wc.leaseMs,
             runWatchMs: wc.runWatchMs,
             retryDelaySeconds: wc.retryDelaySeconds,
-            processTiles: guardSourceVersion({ ledger, sources, log }, (run, metatile, signal, hooks) =>
-              processTiles(
-                {
-                  store,
-                  sources,
-                  members,
-                  operations: OPERATIONS_BY_NAME,
-                  scratchDir: wc.scratchDir,
-                  toolTimeoutMs: wc.toolTimeoutMs,
-                  killGraceMs: wc.killGraceMs,
-                  // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs),
-                  // and the run named: with each engine request (one engine serves every run),
-                  // in the environment of a tool started for one.
-                  toolEnv,
-                  runScope: { runId: run.runId, config: sources.toolEnv(run) },
-                  metatileEngine,
-                  engines,
-                  outputMirrorDir: wc.outputMirrorDir,
-                  onToolStart: (file, pid, started) => {
-                    // One line per sub-tile the tool works on: tool work is counted by sub-tile.
-                    for (const tile of started)
-                      log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started');
+            processTiles: guardSourceVersion(
+              { ledger, sources, members, log },
+              (run, metatile, signal, hooks) =>
+                processTiles(
+                  {
+                    store,
+                    sources,
+                    members,
+                    operations: OPERATIONS_BY_NAME,
+                    scratchDir: wc.scratchDir,
+                    toolTimeoutMs: wc.toolTimeoutMs,
+                    killGraceMs: wc.killGraceMs,
+                    // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs),
+                    // and the run named: with each engine request (one engine serves every run),
+                    // in the environment of a tool started for one.
+                    toolEnv,
+                    runScope: { runId: run.runId, config: sources.toolEnv(run) },
+                    metatileEngine,
+                    engines,
+                    outputMirrorDir: wc.outputMirrorDir,
+                    onToolStart: (file, pid, started) => {
+                      // One line per sub-tile the tool works on: tool work is counted by sub-tile.
+                      for (const tile of started)
+                        log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started');
+                    },
                   },
-                },
-                run,
-                metatile,
-                signal,
-                hooks,
-              ),
+                  run,
+                  metatile,
+                  signal,
+                  hooks,
+                ),
             ),
           },
           message,
