@@ -22,6 +22,8 @@ export interface ReadMembersOptions {
   readonly sourceCrs?: string;
   readonly engine: PointcloudEngine;
   readonly signal?: AbortSignal;
+  /** How a member is named in messages (default its S3 address). */
+  readonly where?: (key: string) => string;
 }
 
 export interface MembersRead {
@@ -50,12 +52,13 @@ export async function readMembers(
   members: readonly CollectionMember[],
   options: ReadMembersOptions,
 ): Promise<MembersRead> {
+  const nameOf = options.where ?? ((key: string) => `s3://${options.bucket}/${key}`);
   const queue = new PQueue({ concurrency: HEADER_READS_IN_FLIGHT });
   const read = { bytes: 0, requests: 0 };
   const results = await Promise.all(
     members.map((member) =>
       queue.add(async () => {
-        const where = `s3://${options.bucket}/${member.key}`;
+        const where = nameOf(member.key);
         const etag = unquoted(member.etag);
         const pin = { etag, ...(member.versionId ? { versionId: member.versionId } : {}) };
         try {
@@ -86,7 +89,7 @@ export async function readMembers(
       unreadable.push({ key: r.key, reason: r.reason });
       continue;
     }
-    const where = `s3://${options.bucket}/${r.member.key}`;
+    const where = nameOf(r.member.key);
     const first = planned[0]?.header;
     if (r.header.kind !== kind) {
       const what = r.header.kind === 'raster' ? 'a raster' : 'a point cloud';

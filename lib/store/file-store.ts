@@ -9,22 +9,26 @@ import type { ObjectHead, ObjectStore } from './object-store.js';
  * the split Lambda does (ranged reads), without uploading anything.
  */
 export function localFileStore(path: string): ObjectStore & { readonly key: string } {
-  const key = basename(path);
+  return { ...localFilesStore(dirname(path), new Map([[basename(path), path]])), key: basename(path) };
+}
+
+/** The same over several local files, each under its own key (`geohub plan` of a collection). */
+export function localFilesStore(bucket: string, files: ReadonlyMap<string, string>): ObjectStore {
   const readOnly = () => Promise.reject(new Error('a local file store is read-only'));
-  const check = (k: string) => {
-    if (k !== key) throw new Error(`only ${key} is in this store`);
+  const pathOf = (k: string) => {
+    const path = files.get(k);
+    if (path === undefined) throw new Error(`${k} is not in this store`);
+    return path;
   };
   return {
-    bucket: dirname(path),
-    key,
+    bucket,
     async head(k): Promise<ObjectHead | undefined> {
-      check(k);
+      const path = pathOf(k);
       const s = await stat(path).catch(() => undefined);
       return s ? { bytes: s.size, etag: `${s.mtimeMs}-${s.size}` } : undefined;
     },
     async getRange(k, start, end) {
-      check(k);
-      const handle = await open(path, 'r');
+      const handle = await open(pathOf(k), 'r');
       try {
         const buffer = Buffer.alloc(end - start + 1);
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
@@ -37,8 +41,7 @@ export function localFileStore(path: string): ObjectStore & { readonly key: stri
       return readOnly();
     },
     async getStream(k): Promise<Readable> {
-      check(k);
-      return createReadStream(path);
+      return createReadStream(pathOf(k));
     },
     putFile: readOnly,
     putText: readOnly,

@@ -111,6 +111,20 @@ describe('geohub run over a collection: many files, one seamless run (issue 38)'
     const list = join(dir, 'survey.txt');
     writeFileSync(list, `# the survey\n${a}\n${corrupt}\n`);
 
+    // The dry run says the same from the headers alone, and what the rest would make.
+    const plan = await runCliLeavingNothing(['plan', list, '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout) as {
+      members: number;
+      unreadable: { reason: string }[];
+      tiles: number;
+    };
+    expect(planned.members).toBe(2);
+    expect(planned.unreadable.map((u) => u.reason)).toEqual([
+      expect.stringMatching(new RegExp(`^${corrupt}: `)),
+    ]);
+    expect(planned.tiles).toBeGreaterThan(0);
+
     const refused = await run([list, '--out', join(dir, 'refused'), '--json']);
     expect(refused.code).toBe(1);
     const failed = JSON.parse(refused.stdout) as Summary;
@@ -128,6 +142,7 @@ describe('geohub run over a collection: many files, one seamless run (issue 38)'
     const ran = JSON.parse(skipped.stdout) as Summary;
     expect(ran.status).toBe('SUCCEEDED');
     expect(ran.tiles.done).toBe(ran.tiles.total);
+    expect(ran.tiles.total).toBe(planned.tiles);
     expect(ran.warnings?.filter((w) => w.startsWith('member skipped:'))).toEqual([
       expect.stringContaining(corrupt),
     ]);
