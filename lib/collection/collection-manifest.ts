@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { s3KeySchema } from '../model/s3-key.js';
 import { zodProblems } from '../model/zod-problems.js';
 import { InvalidCollectionError } from './errors.js';
+import { membersOfItemCollection } from './stac-item-collection.js';
 
 /** A collection manifest's key ends so: uploaded last under incoming/, it starts the run. */
 export const COLLECTION_SUFFIX = '.collection.json';
@@ -27,7 +28,11 @@ export const collectionMemberSchema = z
   .object({
     key: memberKey,
     versionId: z.string().min(1).max(1024).optional(),
-    etag: z.string().regex(/^"?[0-9A-Za-z-]{1,128}"?$/, 'an ETag is hex digits (and a part count)'),
+    /** Absent (a STAC item's asset): pinned to the version the split finds. */
+    etag: z
+      .string()
+      .regex(/^"?[0-9A-Za-z-]{1,128}"?$/, 'an ETag is hex digits (and a part count)')
+      .optional(),
   })
   .strict();
 
@@ -49,15 +54,22 @@ export const collectionManifestSchema = z
 export type CollectionMember = z.infer<typeof collectionMemberSchema>;
 export type CollectionManifest = z.infer<typeof collectionManifestSchema>;
 
-/** Parses an untrusted manifest; every problem is named, with where it is. */
-export function parseCollectionManifest(text: string, where: string): CollectionManifest {
+/**
+ * Parses an untrusted manifest — geohub's, or a STAC ItemCollection whose items' data assets are
+ * in `bucket` — every problem named, with where it is.
+ */
+export function parseCollectionManifest(text: string, where: string, bucket: string): CollectionManifest {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new InvalidCollectionError(`${where} is not JSON: ${(error as Error).message}`, { cause: error });
   }
-  const parsed = collectionManifestSchema.safeParse(json);
+  const given =
+    (json as { type?: unknown } | null)?.type === 'FeatureCollection'
+      ? membersOfItemCollection(json, where, bucket)
+      : json;
+  const parsed = collectionManifestSchema.safeParse(given);
   if (!parsed.success) {
     throw new InvalidCollectionError(`${where} is not a collection manifest: ${zodProblems(parsed.error)}`, {
       cause: parsed.error,

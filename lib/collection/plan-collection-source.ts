@@ -38,7 +38,7 @@ export async function planCollectionSource(
       : Buffer.from(
           await store.getRange(source.key, 0, head.bytes - 1, { signal: options.signal, pin }),
         ).toString('utf8');
-  const manifest = parseCollectionManifest(text, where);
+  const manifest = parseCollectionManifest(text, where, source.bucket);
   const engine = await options.engine();
   const read = await readMembers(store, manifest.members, {
     bucket: source.bucket,

@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import { GeohubError } from '../errors/geohub-error.js';
 import type { PointcloudEngine } from '../operations/pointcloud-engine.js';
 import { checkWorkersCanDecode } from '../pointcloud/engine-point-formats.js';
-import { SourceReadError } from '../source/errors.js';
+import { SourceNotFoundError, SourceReadError } from '../source/errors.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { SourceHeader } from '../source/source-header.js';
 import { planTiles } from '../split/plan-tiles.js';
@@ -59,9 +59,13 @@ export async function readMembers(
     members.map((member) =>
       queue.add(async () => {
         const where = nameOf(member.key);
-        const etag = unquoted(member.etag);
-        const pin = { etag, ...(member.versionId ? { versionId: member.versionId } : {}) };
         try {
+          // A member listed without its ETag (a STAC item) is pinned to the version found now.
+          const found = member.etag ? undefined : await store.head(member.key, { signal: options.signal });
+          if (!member.etag && !found) throw new SourceNotFoundError(`${where} does not exist`);
+          const etag = unquoted(member.etag ?? found!.etag);
+          const versionId = member.versionId ?? found?.versionId;
+          const pin = { etag, ...(versionId ? { versionId } : {}) };
           const got = await readSourceHeader(store, member.key, { signal: options.signal, pin });
           read.bytes += got.read.bytes;
           read.requests += got.read.requests;
@@ -69,7 +73,7 @@ export async function readMembers(
           const plan = planTiles(got.header, undefined, where, Number.POSITIVE_INFINITY, options.sourceCrs);
           const runMember: RunMember = {
             key: member.key,
-            version: member.versionId ?? etag,
+            version: versionId ?? etag,
             etag,
             bytes: got.header.bytes,
           };
