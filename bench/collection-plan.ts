@@ -58,10 +58,18 @@ for (let i = 0; i < members; i++) {
   listed.push({ key, etag: head.etag.replace(/"/g, ''), versionId: `v${i}` });
 }
 const manifestKey = 'incoming/survey.collection.json';
-const text = JSON.stringify({ type: 'geohub-collection', members: listed.map(({ key, etag }) => ({ key, etag })) });
+const text = JSON.stringify({
+  type: 'geohub-collection',
+  members: listed.map(({ key, etag }) => ({ key, etag })),
+});
 memory.putBytes(manifestKey, new Uint8Array(Buffer.from(text)));
 const mhead = (await memory.head(manifestKey))!;
-const source = { bucket: memory.bucket, key: manifestKey, version: mhead.etag.replace(/"/g, ''), etag: mhead.etag.replace(/"/g, '') };
+const source = {
+  bucket: memory.bucket,
+  key: manifestKey,
+  version: mhead.etag.replace(/"/g, ''),
+  etag: mhead.etag.replace(/"/g, ''),
+};
 
 const baseline = process.memoryUsage().rss;
 let peak = baseline;
