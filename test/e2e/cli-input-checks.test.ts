@@ -54,11 +54,12 @@ describe('geohub run checks its input before anything starts (issue 20)', () => 
     );
   });
 
-  it('#2 #6 plan refuses a directory and a FIFO the same way, without blocking', async () => {
+  it('#2 #6 plan refuses a directory without sources and a FIFO as run does, without blocking', async () => {
     const dir = tempDir('geohub-in-');
     const fifo = join(dir, 'pipe.laz');
     execFileSync('mkfifo', [fifo]);
-    refused(await cli(['plan', dir]), /^geohub: cannot read .*: it is a directory, not a regular file$/);
+    // A directory is a collection: its regular GeoTIFF and LAS/LAZ files (a FIFO is none).
+    refused(await cli(['plan', dir]), /^geohub: .* holds no GeoTIFF or LAS\/LAZ file$/);
     refused(
       await cli(['plan', fifo]),
       /^geohub: cannot read .*pipe\.laz: it is a FIFO \(named pipe\), not a regular file$/,
