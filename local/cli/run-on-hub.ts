@@ -6,6 +6,7 @@ import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { JobParams } from '../../lib/split/job-params.js';
 import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
+import { memberFolder } from '../hub/upload-collection.js';
 import type { EmulatorSet } from '../stack/emulator-set.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
@@ -99,7 +100,7 @@ async function runWithMirror(
     // The user knows their file, not the object key it was uploaded to: name the file.
     const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
     // A collection's members were uploaded beside it, under collections/ (upload-collection.ts).
-    const folder = `s3://${hub.store.bucket}/${upload.key.replace(/^incoming\//, 'collections/').replace(/\/[^/]*$/, '/')}`;
+    const folder = `s3://${hub.store.bucket}/${memberFolder(upload.key)}`;
     const named = (text: string | undefined) =>
       (members ?? []).reduce(
         (t, m) => t?.split(`${folder}${basename(m.path)}`).join(m.path),

@@ -34,7 +34,7 @@ export async function uploadCollection(
     readonly skipUnreadable?: boolean;
   },
 ): Promise<CollectionUpload> {
-  const folder = options.manifestKey.replace(/^incoming\//, 'collections/').replace(/\/[^/]*$/, '/');
+  const folder = memberFolder(options.manifestKey);
   const total = options.sizes.reduce((a, b) => a + b, 0);
   const sent = new Map<number, number>();
   const queue = new PQueue({ concurrency: UPLOADS_IN_FLIGHT });
@@ -70,6 +70,10 @@ export async function uploadCollection(
   await store.putText(options.manifestKey, JSON.stringify(manifest), { contentType: 'application/json' });
   return { key: options.manifestKey, parts, members: members.length };
 }
+
+/** Where the members of the collection whose manifest is `manifestKey` are uploaded. */
+export const memberFolder = (manifestKey: string) =>
+  manifestKey.replace(/^incoming\//, 'collections/').replace(/\/[^/]*$/, '/');
 
 /** The manifest's name for a collection called `name` (a directory's or a list's name). */
 export const collectionFileName = (name: string) =>
