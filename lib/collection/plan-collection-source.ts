@@ -57,14 +57,6 @@ export async function planCollectionSource(
         `:\n${lines.join('\n')}${more > 0 ? `\n  … and ${more} more` : ''}`,
     );
   }
-  if (planned[0]!.header.kind === 'pointcloud' && planned.length > 1) {
-    // A DTM sub-tile grids one file today; across files it needs every neighbour's points within
-    // the gridding radius (docs/collections.md): refused rather than made with seams.
-    throw new InvalidCollectionError(
-      `${where}: a collection of ${planned.length} point clouds cannot be gridded as one DTM yet ` +
-        '(each sub-tile reads one file); merge them first (pdal merge) or run each file',
-    );
-  }
   const plan = planCollection(planned, options.zoom, where, options.maxTiles);
   // The most demanding member sizes the metatiles: every metatile stays within its budget.
   const tilesPerMessage = Math.min(

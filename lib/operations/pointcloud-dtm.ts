@@ -29,10 +29,15 @@ export interface PointcloudDtmOptions {
 
 /** What the operation reads of the extractor's summary: checked, since it crosses a process boundary. */
 const summarySchema = z.looseObject({
-  format: z.enum(['las', 'laz', 'copc']),
   crs: z.string(),
-  srs: z.string(),
-  sourceBox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
+  inputs: z.array(
+    z.object({
+      source: z.string(),
+      format: z.enum(['las', 'laz', 'copc']),
+      srs: z.string(),
+      sourceBox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+    }),
+  ),
   pointsRead: z.number(),
   pointsInBox: z.number(),
   classes: z.record(z.string(), z.number()),
@@ -90,14 +95,13 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
       const { radius, power } = dtmParams(ctx.params, cell);
       const { buffered } = bufferedTile({ z: zoom, x, y }, radius);
       const engine = await chooseEngine(options.engine ?? process.env[ENGINE_ENV]);
-      // One file per sub-tile: the split refuses point-cloud collections of several members.
-      if (typeof ctx.source !== 'string' && ctx.source.length !== 1)
-        throw new UnreadableSourceError(`a point-cloud sub-tile reads one file, not ${ctx.source.length}`);
-      const source = typeof ctx.source === 'string' ? ctx.source : ctx.source[0]!;
+      // One file, or the collection members under the tile (read as one cloud: no seam at their edges).
+      const sources = typeof ctx.source === 'string' ? [ctx.source] : [...ctx.source];
+      const source = sources.join(', ');
 
       const request: ExtractTileRequest = {
         mode: engine === 'pdal' ? 'probe' : 'points',
-        source: source,
+        sources,
         tile: { z: zoom, x, y },
         radius,
         outDir: ctx.scratch,
@@ -105,13 +109,18 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
       };
       // The split refuses what the engine cannot read; a run split elsewhere is refused here too,
       // as data (never retried), before any tool wastes its budget on it.
-      const layout = await readPointFormat(source);
-      const unreadable =
-        layout && unreadableBy(engine, layout.compressed ? 'laz' : 'las', layout.pointFormat);
-      if (unreadable) throw new UnreadableSourceError(`${source}: ${unreadable}`);
+      for (const file of sources) {
+        const layout = await readPointFormat(file);
+        const unreadable =
+          layout && unreadableBy(engine, layout.compressed ? 'laz' : 'las', layout.pointFormat);
+        if (unreadable) throw new UnreadableSourceError(`${file}: ${unreadable}`);
+      }
       const extractor = extractorCommand(request);
       const summary = parseSummary((await tools.run(extractor.file, extractor.args)).stdout);
-      log().debug({ tile: ctx.tile.id, engine, radius, ...summary, srs: undefined }, 'pointcloud-dtm points');
+      log().debug(
+        { tile: ctx.tile.id, engine, radius, ...summary, inputs: summary.inputs.length },
+        'pointcloud-dtm points',
+      );
 
       if (summary.selection === 'none') {
         await tools.run('gdal_create', emptyTileArgs(bounds, ctx.output));
@@ -129,12 +138,9 @@ export function createPointcloudDtm(options: PointcloudDtmOptions = {}): Operati
         if (engine === 'pdal') {
           const pipeline = join(ctx.scratch, 'pipeline.json');
           const spec = pdalDtmPipeline({
-            source: source,
-            format: summary.format,
+            inputs: summary.inputs,
             bounds,
             buffered,
-            sourceBox: summary.sourceBox,
-            srs: summary.srs,
             radius,
             power,
             selection: summary.selection,

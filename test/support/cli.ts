@@ -60,10 +60,13 @@ export const GEOHUB_BIN = BIN;
  * `geohub <args>` as a user runs it, checked on every exit path: nothing it started is left
  * running, and its temporary directory is left empty.
  */
-export async function runCliLeavingNothing(args: readonly string[]): Promise<CliResult> {
+export async function runCliLeavingNothing(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliResult> {
   const tmp = tempDir('geohub-tmp-');
   const mark = processMark();
-  const r = await runCli(args, { ...mark.env, TMPDIR: tmp });
+  const r = await runCli(args, { ...env, ...mark.env, TMPDIR: tmp });
   expect(mark.live()).toEqual([]);
   expect(readdirSync(tmp)).toEqual([]);
   return r;

@@ -16,11 +16,16 @@ import { groundGrid, lasBytes } from '../../../support/las-bytes.js';
 
 const silent = pino({ level: 'silent' });
 
-const summary = (over: object = {}) => ({
-  format: 'laz',
-  crs: 'WKT "NAD_1983_HARN_Lambert_Conformal_Conic"',
+/** The extractor's input for the fake tools' source (test/support/dtm-fake-tools.ts). */
+const input = (format = 'laz') => ({
+  source: '/cache/run-1/source',
+  format,
   srs: 'PROJCS[…]',
   sourceBox: [636422.8, 848935.2, 637179.2, 849497.9],
+});
+const summary = (over: object = {}) => ({
+  crs: 'WKT "NAD_1983_HARN_Lambert_Conformal_Conic"',
+  inputs: [input()],
   pointsRead: 110_000,
   pointsInBox: 64_985,
   classes: { '1': 48_966, '2': 16_019 },
@@ -28,7 +33,7 @@ const summary = (over: object = {}) => ({
   complete: true,
   ...over,
 });
-const points = { csv: '/s/points.csv', vrt: '/s/points.vrt', layer: 'points', count: 12_315 };
+const points = { csv: ['/s/points.csv'], vrt: '/s/points.vrt', layer: 'points', count: 12_315 };
 const request = (call: Call) => JSON.parse(call.args.at(-1)!);
 
 describe('pointcloud-dtm, local engine (laz-perf + gdal_grid)', () => {
@@ -40,7 +45,7 @@ describe('pointcloud-dtm, local engine (laz-perf + gdal_grid)', () => {
     expect(calls.map((c) => c.file)).toEqual([process.execPath, 'gdal_grid']);
     expect(request(calls[0]!)).toEqual({
       mode: 'points',
-      source: ctx.source,
+      sources: [ctx.source],
       tile: { z: 17, x: 20727, y: 47634 },
       radius: 10, // 8 pixels of 1.19 m are less than the 10 m minimum
       outDir: ctx.scratch,
@@ -123,7 +128,7 @@ describe('pointcloud-dtm, PDAL engine', () => {
 
   it('classifies ground with SMRF for an unclassified COPC file, reading only the nodes near the tile', async () => {
     const { tools, calls, ctx } = fakeTools(
-      summary({ format: 'copc', selection: 'unclassified', classes: { '0': 5000 } }),
+      summary({ inputs: [input('copc')], selection: 'unclassified', classes: { '0': 5000 } }),
     );
     await pdal.execute(ctx, tools);
     const stages = (calls[1]!.pipeline as { pipeline: Record<string, unknown>[] }).pipeline;

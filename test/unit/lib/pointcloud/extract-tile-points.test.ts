@@ -10,6 +10,10 @@ import { gridPoints, syntheticLas } from '../../../support/synthetic-las.js';
 import { fileTempDir } from '../../../support/temp-dir.js';
 
 const AUTZEN = new URL('../../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
+/** autzen_trim.laz cut by PDAL into four quadrant files (test/fixtures/README.md). */
+const AUTZEN_QUADRANTS = ['sw', 'se', 'nw', 'ne'].map(
+  (q) => new URL(`../../../fixtures/pointcloud/autzen-quadrants/${q}.laz`, import.meta.url).pathname,
+);
 const SIMPLE_LAS = new URL('../../../fixtures/pointcloud/simple.las', import.meta.url).pathname;
 const dir = fileTempDir('geohub-extract-');
 let files = 0;
@@ -47,23 +51,27 @@ describe('extractTilePoints on a plain LAS file', () => {
     const out = outDir();
     const summary = await extractTilePoints({
       mode: 'points',
-      source,
+      sources: [source],
       tile: SYNTHETIC_TILE,
       radius: 10,
       outDir: out,
     });
-    expect(summary).toMatchObject({ format: 'las', srs: 'EPSG:32610', selection: 'ground', complete: true });
+    expect(summary).toMatchObject({
+      inputs: [{ source, format: 'las', srs: 'EPSG:32610' }],
+      selection: 'ground',
+      complete: true,
+    });
     expect(summary.pointsRead).toBe(101 * 101);
     expect(summary.pointsInBox).toBe(summary.classes['2']! + summary.classes['6']!);
     expect(summary.points?.count).toBeGreaterThan(0);
     expect(summary.points!.count).toBeLessThanOrEqual(summary.classes['2']!);
 
-    const lines = readFileSync(summary.points!.csv, 'utf8').trim().split('\n');
+    const lines = readFileSync(summary.points!.csv[0]!, 'utf8').trim().split('\n');
     expect(lines[0]).toBe('x,y,z');
     expect(lines).toHaveLength(summary.points!.count + 1);
     for (const line of lines.slice(1)) {
       const [x, y, z] = line.split(',').map(Number);
-      const [minX, minY, maxX, maxY] = summary.sourceBox!;
+      const [minX, minY, maxX, maxY] = summary.inputs[0]!.sourceBox;
       expect(x).toBeGreaterThanOrEqual(minX);
       expect(y).toBeLessThanOrEqual(maxY);
       expect(x).toBeLessThanOrEqual(maxX);
@@ -84,7 +92,7 @@ describe('extractTilePoints on a plain LAS file', () => {
     );
     const summary = await extractTilePoints({
       mode: 'points',
-      source,
+      sources: [source],
       tile: SYNTHETIC_TILE,
       radius: 10,
       outDir: outDir(),
@@ -102,7 +110,7 @@ describe('extractTilePoints on a plain LAS file', () => {
     );
     const summary = await extractTilePoints({
       mode: 'points',
-      source,
+      sources: [source],
       tile: SYNTHETIC_TILE,
       radius: 10,
       outDir: outDir(),
@@ -121,7 +129,7 @@ describe('extractTilePoints on a plain LAS file', () => {
     const out = outDir();
     const summary = await extractTilePoints({
       mode: 'probe',
-      source,
+      sources: [source],
       tile: SYNTHETIC_TILE,
       radius: 10,
       outDir: out,
@@ -145,12 +153,12 @@ describe('extractTilePoints on a plain LAS file', () => {
     const far = { ...SYNTHETIC_TILE, x: SYNTHETIC_TILE.x + 50 };
     const summary = await extractTilePoints({
       mode: 'points',
-      source,
+      sources: [source],
       tile: far,
       radius: 10,
       outDir: outDir(),
     });
-    expect(summary).toMatchObject({ selection: 'none', pointsRead: 0, sourceBox: undefined });
+    expect(summary).toMatchObject({ selection: 'none', pointsRead: 0, inputs: [] });
   });
 });
 
@@ -158,15 +166,15 @@ describe('extractTilePoints on autzen_trim.laz (LAZ 1.2, Oregon Lambert in feet)
   it('decodes all 110,000 points with laz-perf and keeps the ground of the tile', async () => {
     const summary = await extractTilePoints({
       mode: 'points',
-      source: AUTZEN,
+      sources: [AUTZEN],
       tile: { z: 17, x: 20727, y: 47634 },
       radius: 10,
       outDir: outDir(),
     });
-    expect(summary).toMatchObject({ format: 'laz', selection: 'ground', pointsRead: 110_000 });
+    expect(summary).toMatchObject({ inputs: [{ format: 'laz' }], selection: 'ground', pointsRead: 110_000 });
     expect(summary.crs).toBe('WKT "NAD_1983_HARN_Lambert_Conformal_Conic"');
     expect(Object.keys(summary.classes).sort()).toEqual(['1', '2']);
-    const z = readFileSync(summary.points!.csv, 'utf8')
+    const z = readFileSync(summary.points!.csv[0]!, 'utf8')
       .trim()
       .split('\n')
       .slice(1)
@@ -180,7 +188,7 @@ describe('extractTilePoints on autzen_trim.laz (LAZ 1.2, Oregon Lambert in feet)
     // A zoom-13 tile holds all of Autzen (≈ 360 m × 170 m).
     const summary = await extractTilePoints({
       mode: 'probe',
-      source: AUTZEN,
+      sources: [AUTZEN],
       tile: { z: 13, x: 1295, y: 2977 },
       radius: 10,
       outDir: outDir(),
@@ -188,7 +196,7 @@ describe('extractTilePoints on autzen_trim.laz (LAZ 1.2, Oregon Lambert in feet)
     expect(summary.selection).toBe('ground');
     const all = await extractTilePoints({
       mode: 'points',
-      source: AUTZEN,
+      sources: [AUTZEN],
       tile: { z: 13, x: 1295, y: 2977 },
       radius: 10,
       outDir: outDir(),
@@ -197,12 +205,64 @@ describe('extractTilePoints on autzen_trim.laz (LAZ 1.2, Oregon Lambert in feet)
   });
 });
 
+describe('extractTilePoints over a collection: the members under a tile read as one cloud', () => {
+  const csvPoints = (path: string) =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',').map(Number));
+  type Tile = { z: number; x: number; y: number };
+  const extract = (sources: string[], tile: Tile, mode: 'points' | 'probe' = 'points', radius = 10) =>
+    extractTilePoints({ mode, sources, tile, radius, outDir: outDir() });
+
+  // The bug it catches: members read each into its own bins (or only the first member read) — the
+  // pixels along the quadrant edges would then average points of one side only, a seam in the DTM.
+  it('four quadrant files give the whole file’s points, bin for bin, on the tile over their common corner', async () => {
+    // z17 20727/47634 holds the point where the four quadrants meet (X 636590.49, Y 849216.55 ft).
+    const tile = { z: 17, x: 20727, y: 47634 };
+    const whole = await extract([AUTZEN], tile);
+    const parts = await extract(AUTZEN_QUADRANTS, tile);
+    expect(parts.inputs.map((i) => i.source)).toEqual(AUTZEN_QUADRANTS);
+    expect(parts).toMatchObject({
+      selection: whole.selection,
+      classes: whole.classes,
+      pointsInBox: whole.pointsInBox,
+    });
+    const [a, b] = [csvPoints(whole.points!.csv[0]!), csvPoints(parts.points!.csv[0]!)];
+    expect(b).toHaveLength(a.length);
+    // Only the order of each bin's sum differs (file order against quadrant order): a few ULPs of
+    // a 6-digit coordinate, nothing like a point moved or a bin split.
+    a.forEach((p, i) => {
+      for (const k of [0, 1, 2]) expect(Math.abs(p[k]! - b[i]![k]!)).toBeLessThan(1e-8);
+    });
+  });
+
+  // The bug it catches: bins laid on the files' own bounds — the worker gets only the members
+  // under its metatile, so their union's corner, and with it every bin, would move, and the DTM
+  // of a tile near a quadrant edge would differ from the whole file's by feet.
+  it('bins on a grid of the tile alone: the one member a tile needs gives the whole file’s points', async () => {
+    const tile = { z: 18, x: 41452, y: 95268 }; // inside the north-west quadrant's reach only
+    const whole = await extract([AUTZEN], tile);
+    const nw = await extract([AUTZEN_QUADRANTS[2]!], tile);
+    expect(nw.points!.count).toBe(whole.points!.count);
+    expect(readFileSync(nw.points!.csv[0]!, 'utf8')).toBe(readFileSync(whole.points!.csv[0]!, 'utf8'));
+  });
+
+  it('leaves out a member whose points cannot reach the tile', async () => {
+    // A z19 tile inside the south-west quadrant, 40 m and more from the others' bounds.
+    const tile = { z: 19, x: 82907, y: 190539 };
+    const parts = await extract(AUTZEN_QUADRANTS, tile, 'probe', 2);
+    expect(parts.inputs.map((i) => i.source)).toEqual([AUTZEN_QUADRANTS[0]]);
+  });
+});
+
 describe('extractTilePoints refuses what it cannot place or read', () => {
   it('a LAS file without CRS', async () => {
     await expect(
       extractTilePoints({
         mode: 'points',
-        source: SIMPLE_LAS,
+        sources: [SIMPLE_LAS],
         tile: SYNTHETIC_TILE,
         radius: 10,
         outDir: outDir(),
@@ -213,7 +273,13 @@ describe('extractTilePoints refuses what it cannot place or read', () => {
   it('a file that is not LAS at all', async () => {
     const source = file(new TextEncoder().encode('II*\0 this is a TIFF, not a point cloud'));
     await expect(
-      extractTilePoints({ mode: 'points', source, tile: SYNTHETIC_TILE, radius: 10, outDir: outDir() }),
+      extractTilePoints({
+        mode: 'points',
+        sources: [source],
+        tile: SYNTHETIC_TILE,
+        radius: 10,
+        outDir: outDir(),
+      }),
     ).rejects.toThrow(UnrecognisedFormatError);
   });
 
@@ -224,7 +290,13 @@ describe('extractTilePoints refuses what it cannot place or read', () => {
     );
     const source = file(whole.subarray(0, whole.byteLength - 1000));
     await expect(
-      extractTilePoints({ mode: 'points', source, tile: SYNTHETIC_TILE, radius: 10, outDir: outDir() }),
+      extractTilePoints({
+        mode: 'points',
+        sources: [source],
+        tile: SYNTHETIC_TILE,
+        radius: 10,
+        outDir: outDir(),
+      }),
     ).rejects.toThrow(TruncatedSourceError);
   });
 });

@@ -12,7 +12,7 @@ const AUTZEN = new URL('../../../../examples/pointcloud/autzen_trim.laz', import
 const dir = fileTempDir('geohub-extractor-');
 const request = (source: string): ExtractTileRequest => ({
   mode: 'probe',
-  source,
+  sources: [source],
   tile: { z: 17, x: 20727, y: 47634 },
   radius: 10,
   outDir: dir,
@@ -37,7 +37,10 @@ describe('extractorCommand', () => {
 
   it('prints one JSON summary line for a readable cloud', async () => {
     const { stdout } = await run(request(AUTZEN));
-    expect(JSON.parse(stdout)).toMatchObject({ format: 'laz', selection: 'ground' });
+    expect(JSON.parse(stdout)).toMatchObject({
+      inputs: [{ source: AUTZEN, format: 'laz' }],
+      selection: 'ground',
+    });
   });
 
   it('exits 65 with a message the worker classifies as a data failure for a file that is not LAS', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NODATA, TILE_PIXELS } from '../../../../lib/pointcloud/dtm-grid.js';
+import type { ExtractInput } from '../../../../lib/pointcloud/extract-tile-points.js';
 import {
   type PdalDtmPipelineOptions,
   pdalDtmPipeline,
@@ -9,13 +10,16 @@ import { bufferedTile } from '../../../../lib/pointcloud/tile-region.js';
 // The pipeline JSON geohub writes, against PDAL's documented options; test/pdal/ runs it on a
 // real PDAL 2.8.4 (`npm run test:pdal`).
 const { bounds, cell, buffered } = bufferedTile({ z: 17, x: 20727, y: 47634 }, 9.5);
-const base: PdalDtmPipelineOptions = {
+const input: ExtractInput = {
   source: '/scratch/run/source',
   format: 'laz',
-  bounds,
-  buffered,
   sourceBox: [636422.86, 848935.2, 637179.22, 849497.9],
   srs: 'EPSG:2992',
+};
+const base: PdalDtmPipelineOptions = {
+  inputs: [input],
+  bounds,
+  buffered,
   radius: 9.5,
   power: 2,
   selection: 'ground',
@@ -35,7 +39,7 @@ describe('pdalDtmPipeline', () => {
       'writers.gdal',
     ]);
     // The CRS the plan used, not whatever PDAL would make of the file's records.
-    expect(pipeline[0]).toEqual({ type: 'readers.las', filename: base.source, override_srs: 'EPSG:2992' });
+    expect(pipeline[0]).toEqual({ type: 'readers.las', filename: input.source, override_srs: 'EPSG:2992' });
     expect(pipeline[1]).toEqual({
       type: 'filters.crop',
       bounds: `([${buffered.minX}, ${buffered.maxX}], [${buffered.minY}, ${buffered.maxY}])`,
@@ -77,18 +81,42 @@ describe('pdalDtmPipeline', () => {
   });
 
   it('reads a COPC file with readers.copc and bounds in the source CRS, so only nearby nodes load', () => {
-    const copc = { ...base, format: 'copc' as const };
+    const copc = { ...base, inputs: [{ ...input, format: 'copc' as const }] };
     expect(pdalDtmPipeline(copc).pipeline[0]).toEqual({
       type: 'readers.copc',
-      filename: base.source,
+      filename: input.source,
       override_srs: 'EPSG:2992',
       bounds: '([636422.86, 637179.22], [848935.2, 849497.9])',
     });
-    expect(pdalDtmPipeline({ ...copc, sourceBox: undefined }).pipeline[0]).toEqual({
-      type: 'readers.copc',
-      filename: base.source,
-      override_srs: 'EPSG:2992',
-    });
+  });
+
+  // The bug it catches: members read one after another without a merge — PDAL would run the crop,
+  // SMRF and the gridding once per file, and the last file's raster would overwrite the others'.
+  it("merges a collection's members into one cloud before the crop, reprojecting a member in another CRS", () => {
+    const east: ExtractInput = { ...input, source: '/scratch/run/members/1', srs: 'EPSG:2994' };
+    const same: ExtractInput = { ...input, source: '/scratch/run/members/2' };
+    const { pipeline } = pdalDtmPipeline({ ...base, inputs: [input, east, same], selection: 'unclassified' });
+    expect(pipeline.slice(0, 5)).toEqual([
+      { type: 'readers.las', filename: input.source, override_srs: 'EPSG:2992', tag: 'r0' },
+      { type: 'readers.las', filename: east.source, override_srs: 'EPSG:2994', tag: 'r1' },
+      { type: 'filters.reprojection', inputs: ['r1'], out_srs: 'EPSG:2992', tag: 'p1' },
+      { type: 'readers.las', filename: same.source, override_srs: 'EPSG:2992', tag: 'r2' },
+      { type: 'filters.merge', inputs: ['r0', 'p1', 'r2'] },
+    ]);
+    expect(pipeline.slice(5).map((s) => s.type)).toEqual([
+      'filters.crop',
+      'filters.smrf',
+      'filters.range',
+      'filters.reprojection',
+      'writers.gdal',
+    ]);
+    // The job's source CRS is every member's: nothing to reproject before the merge.
+    const forced = pdalDtmPipeline({ ...base, inputs: [input, east], sourceSrs: 'EPSG:6557' }).pipeline;
+    expect(forced.slice(0, 3).map((s) => [s.type, s.override_srs])).toEqual([
+      ['readers.las', 'EPSG:6557'],
+      ['readers.las', 'EPSG:6557'],
+      ['filters.merge', undefined],
+    ]);
   });
 
   it('classifies ground with SMRF first when the points are unclassified', () => {
@@ -102,7 +130,7 @@ describe('pdalDtmPipeline', () => {
     ]);
   });
 
-  it('is plain JSON: every value a string, number or boolean', () => {
+  it('is plain JSON: every value a string, number, boolean or list of tags', () => {
     const json = JSON.parse(JSON.stringify(pdalDtmPipeline({ ...base, selection: 'unclassified' })));
     expect(json).toEqual(pdalDtmPipeline({ ...base, selection: 'unclassified' }));
   });

@@ -36,25 +36,29 @@ describe('a source CRS override', () => {
     const warp = rasterWarpOptions(BOUNDS, 256, 256, { sourceCrs: 'epsg:31370' });
     expect(warp.slice(0, 2)).toEqual(['-s_srs', 'EPSG:31370']);
     expect(rasterWarpOptions(BOUNDS, 256, 256, {})).not.toContain('-s_srs');
-    const options = {
+    // What the extractor read from the file.
+    const input = {
       source: 'a.las',
       format: 'las' as const,
+      sourceBox: [0, 0, 1, 1] as const,
+      srs: 'EPSG:2992',
+    };
+    const options = {
+      inputs: [input],
       bounds: BOUNDS,
       buffered: BOUNDS,
-      sourceBox: undefined,
       radius: 10,
       power: 2,
       selection: 'ground' as const,
       output: 'out.tif.part',
-      // What the extractor read from the file.
-      srs: 'EPSG:2992',
     };
     expect(pdalDtmPipeline({ ...options, sourceSrs: 'EPSG:28992' }).pipeline[0]).toMatchObject({
       type: 'readers.las',
       override_srs: 'EPSG:28992',
     });
     expect(
-      pdalDtmPipeline({ ...options, format: 'copc', sourceSrs: 'EPSG:28992' }).pipeline[0],
+      pdalDtmPipeline({ ...options, inputs: [{ ...input, format: 'copc' }], sourceSrs: 'EPSG:28992' })
+        .pipeline[0],
     ).toMatchObject({
       type: 'readers.copc',
       override_srs: 'EPSG:28992',
