@@ -35,6 +35,8 @@ export interface RunJobOptions {
   readonly standalone?: boolean;
   /** Where the user's `geohub up` is looked for (its port, its state directory). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Said once the inputs are checked, when they are a collection: its name and member count. */
+  readonly onCollection?: (collection: { readonly name: string; readonly members: number }) => void;
   /** Said when the run goes to the user's running `geohub up`, or why a found one is not used. */
   readonly onUp?: (use: { readonly using: RunningUp } | { readonly notUsed: string }) => void;
 }
@@ -55,6 +57,8 @@ export interface RunSummary {
   readonly reason?: string;
   /** The run's warnings (a CRS planned without its grid: docs/crs.md#grids). */
   readonly warnings?: readonly string[];
+  /** A collection run: its name, the members it read and those it skipped (runs/<run>/members.json). */
+  readonly collection?: { readonly name: string; readonly members: number; readonly skipped: number };
 }
 
 /**
@@ -75,6 +79,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const out = await prepareOutputDir(options.out, options.replace ?? false);
   for (const file of collection?.members ?? [input]) await checkRoomForCopy(options.file, file.path);
   if (collection) {
+    options.onCollection?.({ name: collection.name, members: collection.members.length });
     // A collection goes to its own private stack: the up's API takes one file per upload.
     if (!options.standalone) options.onUp?.({ notUsed: 'a collection runs on a private stack' });
     const emulators = startEmulators();

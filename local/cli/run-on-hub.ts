@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { readRunMembers } from '../../lib/collection/run-members.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
 import type { JobParams } from '../../lib/split/job-params.js';
@@ -152,7 +153,18 @@ async function runWithMirror(
       status === 'SUCCEEDED' ? undefined : named(reason),
     );
     const warnings = summary.warnings?.map((w) => named(w) ?? w);
-    return { ...summary, ...(warnings ? { warnings } : {}), upload: sent };
+    const read = members && (await readRunMembers(hub.store, runId).catch(() => undefined));
+    const collection = members && {
+      name: checked.name ?? 'collection',
+      members: read?.members.length ?? 0,
+      skipped: read?.skipped.length ?? 0,
+    };
+    return {
+      ...summary,
+      ...(warnings ? { warnings } : {}),
+      ...(collection ? { collection } : {}),
+      upload: sent,
+    };
   } finally {
     await hub.stop();
   }

@@ -18,6 +18,7 @@ interface Summary {
   reason?: string;
   warnings?: string[];
   tiles: { total: number; done: number };
+  collection?: { name: string; members: number; skipped: number };
 }
 
 const run = (args: string[]) => runCliLeavingNothing(['run', ...args]);
@@ -61,6 +62,9 @@ describe('geohub run over a collection: many files, one seamless run (issue 38)'
     expect(c.code, c.stderr).toBe(0);
     const summary = JSON.parse(c.stdout) as Summary;
     expect(summary.status).toBe('SUCCEEDED');
+    // The progress and the summary say it is a collection, and of what.
+    expect(c.stderr).toContain('geohub run: a collection of 4 files (parts), tiled as one seamless source');
+    expect(summary.collection).toEqual({ name: 'parts', members: 4, skipped: 0 });
 
     // The same tiles, each equal pixel for pixel: a tile over a seam reads the quarters as one
     // raster (a VRT), so its bilinear kernel crosses the seam as it does inside the whole file.
@@ -141,6 +145,7 @@ describe('geohub run over a collection: many files, one seamless run (issue 38)'
     expect(skipped.code, skipped.stderr).toBe(0);
     const ran = JSON.parse(skipped.stdout) as Summary;
     expect(ran.status).toBe('SUCCEEDED');
+    expect(ran.collection).toMatchObject({ members: 1, skipped: 1 });
     expect(ran.tiles.done).toBe(ran.tiles.total);
     expect(ran.tiles.total).toBe(planned.tiles);
     expect(ran.warnings?.filter((w) => w.startsWith('member skipped:'))).toEqual([

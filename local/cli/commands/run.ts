@@ -29,7 +29,8 @@ export function registerRun(program: Command, io: CliIo): void {
     .argument(
       '<inputs...>',
       'a raster (GeoTIFF/COG) or a point cloud (LAS/LAZ/COPC); or a collection tiled as one seamless source: ' +
-        'several rasters, a directory of them, or a .txt file listing one path per line (a later file wins where two overlap)',
+        'several files (rasters, or LAS/LAZ tiles), a directory of them, or a .txt file listing one path per line ' +
+        '(where rasters overlap, the later file wins; overlapping point clouds are all used)',
     )
     .requiredOption(
       '--out <dir>',
@@ -94,6 +95,10 @@ export function registerRun(program: Command, io: CliIo): void {
           signal: controller.signal,
           standalone: opts.standalone === true || io.env.GEOHUB_STANDALONE === '1',
           env: io.env,
+          onCollection: (c) =>
+            io.stderr.write(
+              `geohub run: a collection of ${c.members} files (${c.name}), tiled as one seamless source\n`,
+            ),
           onUp: (use) =>
             io.stderr.write(
               'using' in use
@@ -115,6 +120,12 @@ export function registerRun(program: Command, io: CliIo): void {
           const lines = [
             `${summary.status}: run ${summary.runId}, ${t.done}/${t.total} sub-tiles done, ${t.failed} failed, ${t.cancelled} cancelled, in ${(summary.durationMs / 1000).toFixed(1)} s`,
           ];
+          if (summary.collection) {
+            const c = summary.collection;
+            lines.push(
+              `collection: ${c.name}, ${c.members} files read${c.skipped > 0 ? `, ${c.skipped} skipped` : ''}`,
+            );
+          }
           if (summary.reason) lines.push(`reason: ${summary.reason}`);
           for (const warning of summary.warnings ?? []) lines.push(`warning: ${warning}`);
           if (summary.outputs.mosaic)
