@@ -38,6 +38,18 @@ export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
   const lists = new Map<string, Promise<RunMembers>>();
   const copies = new Map<string, Promise<string>>();
   const downloads = new PQueue({ concurrency: DOWNLOADS_IN_FLIGHT });
+  // Each run's copies in a directory of its own generation: `retain` removes a dropped one while
+  // the same run, back on this worker, may already be downloading again.
+  const runDirs = new Map<string, string>();
+  let generation = 0;
+  const runDir = (runId: string) => {
+    let got = runDirs.get(runId);
+    if (!got) {
+      got = join(dir, `${runId}.${++generation}`);
+      runDirs.set(runId, got);
+    }
+    return got;
+  };
 
   const remembered = <T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>) => {
     let got = map.get(key);
@@ -63,8 +75,9 @@ export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
       const member = list.members[index];
       if (!member)
         throw new TileDataError(`run ${run.runId} has no member ${index} (it has ${list.members.length})`);
-      const target = join(dir, run.runId, String(index), basename(member.key));
-      await mkdir(join(dir, run.runId, String(index)), { recursive: true });
+      const folder = join(runDir(run.runId), String(index));
+      const target = join(folder, basename(member.key));
+      await mkdir(folder, { recursive: true });
       const part = `${target}${PART_SUFFIX}`;
       try {
         const pin = sourcePin(memberSource(run.source.bucket, member));
@@ -93,18 +106,18 @@ export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
     },
     async retain(runIds) {
       for (const runId of [...lists.keys()]) if (!runIds.has(runId)) lists.delete(runId);
-      const gone = new Set<string>();
-      for (const key of [...copies.keys()]) {
-        const runId = key.slice(0, key.indexOf('/'));
+      for (const key of [...copies.keys()])
+        if (!runIds.has(key.slice(0, key.indexOf('/')))) copies.delete(key);
+      for (const [runId, folder] of [...runDirs]) {
         if (runIds.has(runId)) continue;
-        copies.delete(key);
-        gone.add(runId);
+        runDirs.delete(runId);
+        await rm(folder, { recursive: true, force: true });
       }
-      for (const runId of gone) await rm(join(dir, runId), { recursive: true, force: true });
     },
     async dispose() {
       lists.clear();
       copies.clear();
+      runDirs.clear();
       await rm(dir, { recursive: true, force: true });
     },
   };

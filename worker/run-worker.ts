@@ -13,6 +13,7 @@ import { memberAccess } from './member-access.js';
 import { metatileCommand } from './metatile-command.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS_BY_NAME } from './operations.js';
 import { engineSpec, processTiles } from './process-tile.js';
+import { freeingOldCopies } from './recent-runs.js';
 import { selfCheck } from './self-check.js';
 import { sizedSourceAccess } from './sized-source-access.js';
 import { cachedSourceAccess, rangedSourceAccess, routeSourceAccess } from './source-access.js';
@@ -65,6 +66,10 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
           );
   const sources = routeSourceAccess(preferred, cached, NEEDS_LOCAL_SOURCE);
   const members = memberAccess(store, join(wc.scratchDir, 'members'));
+  // After each metatile, the copies of runs neither in flight nor among the last few are freed.
+  const freeing = freeingOldCopies([sources, members], (error) =>
+    log.warn({ err: error }, 'freeing old runs’ copies failed: they stay on the scratch disk'),
+  );
   const stop = createStopController({
     graceMs: wc.stopGraceMs,
     reserveMs: Math.min(wc.stopGraceMs, wc.killGraceMs + 5_000),
@@ -110,35 +115,38 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
             retryDelaySeconds: wc.retryDelaySeconds,
             processTiles: guardSourceVersion(
               { ledger, sources, members, log },
-              (run, metatile, signal, hooks) =>
-                processTiles(
-                  {
-                    store,
-                    sources,
-                    members,
-                    operations: OPERATIONS_BY_NAME,
-                    scratchDir: wc.scratchDir,
-                    toolTimeoutMs: wc.toolTimeoutMs,
-                    killGraceMs: wc.killGraceMs,
-                    // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs),
-                    // and the run named: with each engine request (one engine serves every run),
-                    // in the environment of a tool started for one.
-                    toolEnv,
-                    runScope: { runId: run.runId, config: sources.toolEnv(run) },
-                    metatileEngine,
-                    engines,
-                    outputMirrorDir: wc.outputMirrorDir,
-                    onToolStart: (file, pid, started) => {
-                      // One line per sub-tile the tool works on: tool work is counted by sub-tile.
-                      for (const tile of started)
-                        log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started');
+              (run, metatile, signal, hooks) => {
+                return freeing(run.runId, () =>
+                  processTiles(
+                    {
+                      store,
+                      sources,
+                      members,
+                      operations: OPERATIONS_BY_NAME,
+                      scratchDir: wc.scratchDir,
+                      toolTimeoutMs: wc.toolTimeoutMs,
+                      killGraceMs: wc.killGraceMs,
+                      // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs),
+                      // and the run named: with each engine request (one engine serves every run),
+                      // in the environment of a tool started for one.
+                      toolEnv,
+                      runScope: { runId: run.runId, config: sources.toolEnv(run) },
+                      metatileEngine,
+                      engines,
+                      outputMirrorDir: wc.outputMirrorDir,
+                      onToolStart: (file, pid, started) => {
+                        // One line per sub-tile the tool works on: tool work is counted by sub-tile.
+                        for (const tile of started)
+                          log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started');
+                      },
                     },
-                  },
-                  run,
-                  metatile,
-                  signal,
-                  hooks,
-                ),
+                    run,
+                    metatile,
+                    signal,
+                    hooks,
+                  ),
+                );
+              },
             ),
           },
           message,

@@ -29,6 +29,8 @@ export const isVrtKey = (key: string) => /\.vrt$/i.test(key);
  */
 export function rangedSourceAccess(store: ObjectStore, dir: string): SourceAccess {
   const headerFiles = new Map<string, string>();
+  // A file dropped by `retain` is removed asynchronously: a run back since gets a new name.
+  let generation = 0;
   return {
     async resolve(run) {
       return `/vsis3/${run.source.bucket}/${run.source.key}`;
@@ -40,7 +42,7 @@ export function rangedSourceAccess(store: ObjectStore, dir: string): SourceAcces
       if (!etag || isVrtKey(run.source.key)) return {};
       let file = headerFiles.get(run.runId);
       if (!file) {
-        file = join(dir, `${run.runId}.headers`);
+        file = join(dir, `${run.runId}.${++generation}.headers`);
         mkdirSync(dir, { recursive: true });
         writeFileSync(file, `If-Match: "${etag}"\r\n`);
         headerFiles.set(run.runId, file);
@@ -66,10 +68,13 @@ export function rangedSourceAccess(store: ObjectStore, dir: string): SourceAcces
 
 /** One download per worker and run, shared by all of that run's sub-tiles on this worker. */
 export function cachedSourceAccess(store: ObjectStore, dir: string): SourceAccess {
-  const copies = new Map<string, Promise<string>>();
-  const fetchCopy = async (run: RunRecord, signal?: AbortSignal) => {
-    const target = join(dir, run.runId, 'source');
-    await mkdir(join(dir, run.runId), { recursive: true });
+  const copies = new Map<string, { readonly dir: string; readonly path: Promise<string> }>();
+  // Each copy in a directory of its own: `retain` removes a dropped one while the same run, back
+  // on this worker, may already be downloading again.
+  let generation = 0;
+  const fetchCopy = async (runDir: string, run: RunRecord, signal?: AbortSignal) => {
+    const target = join(runDir, 'source');
+    await mkdir(runDir, { recursive: true });
     const part = `${target}${PART_SUFFIX}`;
     try {
       // The run's version, by version id where there is one: a re-upload since does not matter.
@@ -84,12 +89,15 @@ export function cachedSourceAccess(store: ObjectStore, dir: string): SourceAcces
     resolve(run, signal) {
       let copy = copies.get(run.runId);
       if (!copy) {
-        copy = fetchCopy(run, signal);
+        const runDir = join(dir, `${run.runId}.${++generation}`);
+        copy = { dir: runDir, path: fetchCopy(runDir, run, signal) };
         copies.set(run.runId, copy);
         // A failed download is not cached: the next sub-tile tries again.
-        copy.catch(() => copies.delete(run.runId));
+        copy.path.catch(() => {
+          if (copies.get(run.runId)?.dir === runDir) copies.delete(run.runId);
+        });
       }
-      return copy;
+      return copy.path;
     },
     toolEnv() {
       return {};
@@ -99,10 +107,10 @@ export function cachedSourceAccess(store: ObjectStore, dir: string): SourceAcces
       return (await store.head(run.source.key, { signal, pin: sourcePin(run.source) })) !== undefined;
     },
     async retain(runIds) {
-      for (const runId of [...copies.keys()]) {
+      for (const [runId, copy] of [...copies]) {
         if (runIds.has(runId)) continue;
         copies.delete(runId);
-        await rm(join(dir, runId), { recursive: true, force: true });
+        await rm(copy.dir, { recursive: true, force: true });
       }
     },
     async dispose() {
