@@ -14,6 +14,22 @@ import { split } from '../lib/split/split.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { createMemoryLedger } from '../test/support/memory-ledger.js';
 import { createMemoryStore } from '../test/support/memory-store.js';
+import type { Spread } from './support/stats.js';
+
+/** What one run prints, and the bench's table reads (`seconds` a spread over the runs there). */
+export interface CollectionPlanFigures {
+  readonly members: number;
+  readonly latencyMs: number;
+  readonly zoom: number;
+  readonly subTiles: number;
+  readonly seconds: Spread;
+  readonly peakRssMiB: number;
+  readonly rssGrowthMiB: number;
+  readonly collectionManifestBytes: number;
+  readonly memberListBytes: number;
+  readonly manifestBytes: number;
+  readonly manifestParts: number;
+}
 
 const [members = 10_000, latencyMs = 20, zoom = 16] = process.argv.slice(2).map(Number);
 const SIDE = 64;

@@ -88,6 +88,7 @@ try {
     cancel?: BenchResults['cancel'];
     counted?: BenchResults['counted'];
     split?: BenchResults['split'];
+    collection?: BenchResults['collection'];
     finalized?: BenchResults['finalized'];
     bundle?: BenchResults['bundle'];
     pdal?: BenchResults['pdal'];
@@ -152,6 +153,29 @@ try {
         split: Math.max(...splits.map((s) => s.split.peakRssMiB)),
         enqueue: Math.max(...splits.map((s) => s.enqueue.peakRssMiB)),
       },
+    };
+    saveSoFar(figures);
+  }
+  if (want('collection')) {
+    const members = quick ? 400 : 10_000;
+    log(`split of a ${members}-member collection, every request delayed 20 ms, ${runs} runs…`);
+    const plans = Array.from(
+      { length: runs },
+      () =>
+        JSON.parse(
+          execFileSync(
+            process.execPath,
+            ['--import', tsxLoader, join(root, 'bench/collection-plan.ts'), String(members), '20', '16'],
+            { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+          ),
+        ) as Omit<BenchResults['collection'] & object, 'seconds'> & { seconds: number },
+    );
+    const [first] = plans;
+    figures.collection = {
+      ...first!,
+      seconds: spread(plans.map((p) => p.seconds)),
+      peakRssMiB: Math.max(...plans.map((p) => p.peakRssMiB)),
+      rssGrowthMiB: Math.max(...plans.map((p) => p.rssGrowthMiB)),
     };
     saveSoFar(figures);
   }

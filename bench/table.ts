@@ -1,5 +1,6 @@
 /** docs/benchmarks.md's table, written from the results of `npm run bench` (docs/benchmarks.json). */
 import type { CancelFigures } from './cancel.js';
+import type { CollectionPlanFigures } from './collection-plan.js';
 import type { CountedRun } from './counted.js';
 import type { GraceFigures } from './grace.js';
 import type { OverheadFigures } from './overhead.js';
@@ -39,6 +40,8 @@ export interface BenchResults {
     readonly longestCallMs: number;
     readonly peakRssMiB: { readonly split: number; readonly enqueue: number };
   };
+  /** bench/collection-plan.ts, run `runs` times: the split of a collection of many small files. */
+  readonly collection?: CollectionPlanFigures;
   /** bench/finalize-million.ts's JSON: finalize of a run whose markers were seeded through the ledger. */
   readonly finalized?: {
     readonly subTiles: number;
@@ -115,6 +118,12 @@ export function benchTable(r: BenchResults): string {
   if (r.split)
     rows.push(
       `| split + enqueue of ${r.split.subTiles.toLocaleString('en-US')} sub-tiles${older('split')} | split ${showSpread(r.split.splitMs, 'ms')}, enqueue ${showSpread(r.split.enqueueMs, 'ms')} (longest call ${r.split.longestCallMs} ms); peak RSS ${r.split.peakRssMiB.split} MiB (split), ${r.split.peakRssMiB.enqueue} MiB (enqueue) | within Lambda limits |`,
+    );
+  const p = r.collection;
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  if (p)
+    rows.push(
+      `| split of a collection of ${p.members.toLocaleString('en-US')} files (1 km GeoTIFF sheets; every request to the bucket delayed ${p.latencyMs} ms, as S3's first byte) at zoom ${p.zoom}${older('collection')} | ${p.subTiles.toLocaleString('en-US')} sub-tiles in ${showSpread(p.seconds)}, in one split call; peak RSS ${p.peakRssMiB} MiB (+${p.rssGrowthMiB} MiB); the collection manifest ${mb(p.collectionManifestBytes)}, the member list ${mb(p.memberListBytes)}, the tile manifest (the index: each metatile's members) ${mb(p.manifestBytes)} in ${p.manifestParts} parts | within the split Lambda's limits (1,024 MB, 300 s) |`,
     );
   const f = r.finalized;
   if (f)

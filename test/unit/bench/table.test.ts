@@ -68,6 +68,29 @@ describe('the benchmark table', () => {
   });
 });
 
+describe('the collection row', () => {
+  it('gives the split of a 10,000-member collection: time with its spread, memory, and the index sizes', () => {
+    const collection = {
+      members: 10_000,
+      latencyMs: 20,
+      zoom: 16,
+      subTiles: 70_638,
+      seconds: { median: 16, min: 15.2, max: 17.1, runs: 3 },
+      peakRssMiB: 318,
+      rssGrowthMiB: 117,
+      collectionManifestBytes: 870_000,
+      memberListBytes: 1_450_000,
+      manifestBytes: 4_100_000,
+      manifestParts: 2,
+    };
+    const row = rowOf(benchTable({ ...recorded(), collection }), '| split of a collection of 10,000 files');
+    expect(row).toContain('70,638 sub-tiles in 16 s (15.2–17.1, 3 runs)');
+    expect(row).toContain('peak RSS 318 MiB (+117 MiB)');
+    expect(row).toContain('the member list 1.45 MB, the tile manifest (the index: each metatile');
+    expect(row).toContain('4.10 MB in 2 parts');
+  });
+});
+
 describe('the point-cloud and grace rows', () => {
   const pdal = (metatileSeconds: number) => ({
     pdalVersion: '2.8.4',
