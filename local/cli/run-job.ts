@@ -80,22 +80,26 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   for (const file of collection?.members ?? [input]) await checkRoomForCopy(options.file, file.path);
   if (collection) {
     options.onCollection?.({ name: collection.name, members: collection.members.length });
-    // A collection goes to its own private stack: the up's API takes one file per upload.
-    if (!options.standalone) options.onUp?.({ notUsed: 'a collection runs on a private stack' });
+    const members = collection.members;
+    const lookup = options.standalone
+      ? undefined
+      : await findRunningUp(portOf(options.env ?? process.env), options.env);
+    if (lookup && 'found' in lookup) {
+      options.onUp?.({ using: lookup.found });
+      const { runCollectionOnUp } = await import('./run-collection-on-up.js');
+      return runCollectionOnUp(
+        options,
+        { started, input, job, out, members, name: collection.name },
+        lookup.found,
+      );
+    }
+    if (lookup) options.onUp?.(lookup);
     const emulators = startEmulators();
     const { runOnHub } = await import('./run-on-hub.js').catch(async (error: unknown) => {
       await emulators.stop();
       throw error;
     });
-    return runOnHub(options, {
-      started,
-      input,
-      job,
-      out,
-      emulators,
-      members: collection.members,
-      name: collection.name,
-    });
+    return runOnHub(options, { started, input, job, out, emulators, members, name: collection.name });
   }
   if (!options.standalone) {
     // The user's running up, used as a build daemon is: nothing to start, its workers are warm.

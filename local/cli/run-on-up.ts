@@ -57,7 +57,30 @@ export async function runOnUp(
       upload: sent,
     };
   }
-  const { runId } = upload;
+  return followOnUp(options, up, { runId: upload.runId, started, out, sent, named });
+}
+
+/** What following a run on the up needs besides the options: the run and how to name its source. */
+export interface FollowedRun {
+  readonly runId: string;
+  readonly started: number;
+  readonly out: CheckedRun['out'];
+  readonly sent: NonNullable<RunSummary['upload']>;
+  /** The user's path in place of the object key a reason names. */
+  readonly named: (text: string | undefined) => string | undefined;
+}
+
+/**
+ * A run on the up followed to its end through its API (cancelled there on Ctrl-C), its outputs
+ * then read from the up's bucket with the operator's key and copied into --out.
+ */
+export async function followOnUp(
+  options: RunJobOptions,
+  up: RunningUp,
+  followed: FollowedRun,
+): Promise<RunSummary> {
+  const { runId, started, out, sent, named } = followed;
+  const env = options.env;
   // Loaded while the run goes on (not during the upload, which needs this process's CPU too);
   // awaited only to copy (copy-from-up.ts).
   const copier = import('./copy-from-up.js');

@@ -14,6 +14,8 @@ export interface CollectionUpload {
   readonly key: string;
   readonly parts: number;
   readonly members: number;
+  /** The manifest's ETag: with its key, what names the run (lib/model/ids.ts runIdFor). */
+  readonly etag: string;
 }
 
 /**
@@ -67,8 +69,11 @@ export async function uploadCollection(
     members,
     ...(options.skipUnreadable ? { skipUnreadable: true } : {}),
   };
-  await store.putText(options.manifestKey, JSON.stringify(manifest), { contentType: 'application/json' });
-  return { key: options.manifestKey, parts, members: members.length };
+  const head = await store.putText(options.manifestKey, JSON.stringify(manifest), {
+    contentType: 'application/json',
+    signal: options.signal,
+  });
+  return { key: options.manifestKey, parts, members: members.length, etag: head.etag };
 }
 
 /** Where the members of the collection whose manifest is `manifestKey` are uploaded. */

@@ -10,6 +10,7 @@ import type { RequestGate } from './auth.js';
 import { findDebris } from './debris.js';
 import { HttpError } from './errors.js';
 import { body, parse, runIdOf } from './http-request.js';
+import { createRunCollectionReader } from './page/run-collection.js';
 import { createRunTilesReader } from './page/run-tiles.js';
 import { runTilesGeoJson } from './page/tile-geojson.js';
 import { runTileStates } from './page/tile-state-codes.js';
@@ -37,12 +38,15 @@ export async function startApiServer(
   gate: (actualPort: number) => RequestGate = () => () => true,
   uploadLimits: UploadLimits = UPLOAD_LIMITS,
 ): Promise<ApiServer> {
+  const collectionOf = createRunCollectionReader(hub.store);
   const runView = async (runId: string, detail = false) => {
     const run = await hub.ledger.getRun(runId);
     if (!run) throw new HttpError(404, `no such run: ${runId}`);
     const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
+    const collection = await collectionOf(run);
     return {
       ...run,
+      ...(collection ? { collection } : {}),
       // A run of any length is a chain of executions (hand-overs, re-drives): the run's own view shows it.
       ...(detail ? { executions: await executionChain(runId) } : {}),
       // Pool-wide: spot and on-demand workers, the interruption rate vs break-even, the cost mix.

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,17 @@ const onUp = (mark: Record<string, string> = {}) => ({
   GEOHUB_STANDALONE: '',
   ...mark,
 });
+/** Every tile of GDAL's cover of RGB.byte.tif at `zoom` is in `out`, and nothing else. */
+const expectCoverOfRgb = (out: string, zoom: number) => {
+  const tiles = findFiles(out, (n) => n.endsWith('.tif')).map((p) =>
+    p.slice(out.length + 1).replace(/\.tif$/, ''),
+  );
+  expect(tiles.sort()).toEqual(
+    gdalTileCover(RGB, zoom)
+      .map((t) => `${t.z}/${t.x}/${t.y}`)
+      .sort(),
+  );
+};
 const runsOfUp = async () =>
   ((await (await up.fetch('/api/runs')).json()) as { runId: string }[]).map((r) => r.runId);
 
@@ -47,14 +59,7 @@ describe('geohub run on a running geohub up', () => {
     };
     expect(summary.status).toBe('SUCCEEDED');
     expect(await runsOfUp()).toContain(summary.runId);
-    const tiles = findFiles(out, (n) => n.endsWith('.tif')).map((p) =>
-      p.slice(out.length + 1).replace(/\.tif$/, ''),
-    );
-    expect(tiles.sort()).toEqual(
-      gdalTileCover(RGB, 9)
-        .map((t) => `${t.z}/${t.x}/${t.y}`)
-        .sort(),
-    );
+    expectCoverOfRgb(out, 9);
     expect(readdirSync(out)).toEqual(expect.arrayContaining(['mosaic.vrt', 'collection.json']));
     // It started nothing of its own: no emulator, no worker, nothing left.
     expect(cli.live()).toEqual([]);
@@ -87,6 +92,45 @@ describe('geohub run on a running geohub up', () => {
       onUp(),
     );
     expect(JSON.parse(next.stdout)).toMatchObject({ status: 'SUCCEEDED' });
+  });
+
+  // The bug it catches: a collection sent to a private stack while the user's up runs (or to the
+  // up as one file): the run would not be the up's, and its page would not show the collection.
+  it('a collection runs on it too, uploaded as to AWS; the page shows the collection and its files', async () => {
+    const dir = tempDir('geohub-run-on-up-');
+    const parts = join(dir, 'parts');
+    mkdirSync(parts);
+    const [w, h] = [395, 359]; // RGB.byte.tif is 791 × 718: unequal quarters
+    for (const [i, win] of [
+      [0, 0, w, h],
+      [w, 0, 791 - w, h],
+      [0, h, w, 718 - h],
+      [w, h, 791 - w, 718 - h],
+    ].entries())
+      execFileSync('gdal_translate', ['-q', '-srcwin', ...win.map(String), RGB, join(parts, `q${i}.tif`)]);
+    const out = join(dir, 'out');
+    const cli = processMark();
+    const r = await runCli(['run', parts, '--zoom', '9', '--out', out, '--json'], onUp(cli.env));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('geohub run: a collection of 4 files (parts)');
+    expect(r.stderr).toContain(`geohub run: on your running geohub up at ${up.url}`);
+    const summary = JSON.parse(r.stdout) as { runId: string; status: string; collection: unknown };
+    expect(summary.status).toBe('SUCCEEDED');
+    expect(summary.collection).toEqual({ name: 'parts', members: 4, skipped: 0 });
+    expect(await runsOfUp()).toContain(summary.runId);
+    const view = (await (await up.fetch(`/api/runs/${summary.runId}`)).json()) as {
+      source: { key: string };
+      collection: unknown;
+    };
+    expect(view.source.key).toMatch(/^incoming\/[0-9]+\/parts\.collection\.json$/);
+    expect(view.collection).toEqual({
+      members: 4,
+      skipped: 0,
+      names: ['q0.tif', 'q1.tif', 'q2.tif', 'q3.tif'],
+    });
+    // The union of the quarters is the raster: GDAL's cover of it, every tile.
+    expectCoverOfRgb(out, 9);
+    expect(cli.live()).toEqual([]);
   });
 
   it('a stale file of a dead up is not used: said in one line, the run goes to a private stack', async () => {

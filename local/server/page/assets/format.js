@@ -26,6 +26,15 @@ export function sourceName(key) {
   return key.split('/').at(-1) ?? key;
 }
 
+/** A run's source as the page names it: the file, or a collection and its files. */
+export function sourceLabel(run) {
+  const c = run.collection;
+  if (!c) return sourceName(run.source.key);
+  const more = c.members > c.names.length ? `, … ${c.members - c.names.length} more` : '';
+  const skipped = c.skipped > 0 ? `; ${c.skipped} skipped` : '';
+  return `a collection of ${c.members} files (${c.names.join(', ')}${more})${skipped}`;
+}
+
 export const formatTime = (iso) => new Date(iso).toLocaleTimeString('en-GB', { hour12: false });
 
 export const formatCount = (n) => (Number.isFinite(n) ? n.toLocaleString('en') : '–');

@@ -1,7 +1,7 @@
 import { postJson, runPath } from './api.js';
 import { stepFunctionsConsoleUrl } from './console-link.js';
 import { el, setClass, setText } from './dom.js';
-import { isActive, sourceName } from './format.js';
+import { isActive, sourceLabel } from './format.js';
 
 /**
  * The selected run's header: its identity, where its execution is, and the operator's controls
@@ -74,7 +74,7 @@ export function createRunDetail(container, { onChanged }) {
       setText(title, run.runId);
       setText(status, run.status);
       setClass(status, `status status-${run.status.toLowerCase()}`);
-      setText(source, `${sourceName(run.source.key)} · ${run.operation} · zoom ${run.params.zoom ?? '–'}`);
+      setText(source, `${sourceLabel(run)} · ${run.operation} · zoom ${run.params.zoom ?? '–'}`);
       source.title = `s3://${run.source.bucket}/${run.source.key}`;
       const state = run.execution?.state;
       setText(

@@ -1,9 +1,9 @@
 import { el, setClass, setText } from './dom.js';
-import { formatCount, formatDuration, formatTime, runDuration, shortId, sourceName } from './format.js';
+import { formatCount, formatDuration, formatTime, runDuration, shortId, sourceLabel } from './format.js';
 
 const CELLS = [
   { key: 'run', text: (r) => shortId(r.runId), title: (r) => r.runId },
-  { key: 'source', text: (r) => sourceName(r.source.key), title: (r) => r.source.key },
+  { key: 'source', text: (r) => sourceLabel(r), title: (r) => r.source.key },
   { key: 'status', text: (r) => r.status, className: (r) => `status status-${r.status.toLowerCase()}` },
   { key: 'done', text: (r) => formatCount(r.counters.done), num: true },
   { key: 'failed', text: (r) => formatCount(r.counters.failed), num: true },
