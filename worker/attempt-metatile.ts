@@ -5,7 +5,7 @@ import type { Metatile } from '../lib/model/metatile.js';
 import { MAX_TILES_PER_MESSAGE } from '../lib/model/metatile.js';
 import type { RunRecord } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
-import type { HandleMessageDeps } from './handle-message.js';
+import type { HandleMessageDeps } from './handle-message-deps.js';
 import type { Handoff } from './handoff.js';
 import { startHeartbeat } from './heartbeat.js';
 import { type Disposition, errorOf, failurePolicy } from './message-policy.js';

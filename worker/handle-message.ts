@@ -1,30 +1,14 @@
 import { LedgerBusyError } from '../lib/ledger/errors.js';
-import type { Ledger } from '../lib/ledger/ledger.js';
-import type { Logger } from '../lib/log/logger.js';
 import { parseTileMessage } from '../lib/model/message.js';
 import { metatileOf } from '../lib/model/metatile.js';
 import { STOPPED_RUN_STATUSES, type TileState } from '../lib/model/run.js';
-import type { ReceivedMessage, WorkQueue } from '../lib/queue/work-queue.js';
+import type { ReceivedMessage } from '../lib/queue/work-queue.js';
 import { attemptMetatile } from './attempt-metatile.js';
 import { redeliveredAfterCrash } from './crash-redelivery.js';
 import { RunStoppedError } from './errors.js';
+import type { HandleMessageDeps } from './handle-message-deps.js';
 import { type Handoff, NO_HANDOFF } from './handoff.js';
 import { type Disposition, errorOf } from './message-policy.js';
-import type { ProcessTiles } from './process-tiles.js';
-import type { StopController } from './stop-controller.js';
-
-export interface HandleMessageDeps {
-  readonly ledger: Ledger;
-  readonly queue: WorkQueue;
-  readonly log: Logger;
-  readonly stop: StopController;
-  readonly workerId: string;
-  readonly leaseMs: number;
-  readonly runWatchMs: number;
-  readonly retryDelaySeconds: number;
-  readonly processTiles: ProcessTiles;
-  readonly now?: () => number;
-}
 
 /** What became of one message; the worker loop only needs to know whether to keep going. */
 /** What became of a message; `malformed` and `unknown-run` messages went to the dead-letter queue. */

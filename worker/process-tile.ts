@@ -16,8 +16,6 @@ import { TileDataError } from './errors.js';
 import type { MemberAccess } from './member-access.js';
 import type { SourceAccess } from './source-access.js';
 
-export { processTiles } from './process-tiles.js';
-
 export interface ProcessTileDeps {
   readonly store: ObjectStore;
   readonly sources: SourceAccess;

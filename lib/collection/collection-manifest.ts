@@ -1,8 +1,5 @@
 import { z } from 'zod';
 import { s3KeySchema } from '../model/s3-key.js';
-import { zodProblems } from '../model/zod-problems.js';
-import { InvalidCollectionError } from './errors.js';
-import { membersOfItemCollection } from './stac-item-collection.js';
 
 /** A collection manifest's key ends so: uploaded last under incoming/, it starts the run. */
 export const COLLECTION_SUFFIX = '.collection.json';
@@ -53,27 +50,3 @@ export const collectionManifestSchema = z
 
 export type CollectionMember = z.infer<typeof collectionMemberSchema>;
 export type CollectionManifest = z.infer<typeof collectionManifestSchema>;
-
-/**
- * Parses an untrusted manifest — geohub's, or a STAC ItemCollection whose items' data assets are
- * in `bucket` — every problem named, with where it is.
- */
-export function parseCollectionManifest(text: string, where: string, bucket: string): CollectionManifest {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new InvalidCollectionError(`${where} is not JSON: ${(error as Error).message}`, { cause: error });
-  }
-  const given =
-    (json as { type?: unknown } | null)?.type === 'FeatureCollection'
-      ? membersOfItemCollection(json, where, bucket)
-      : json;
-  const parsed = collectionManifestSchema.safeParse(given);
-  if (!parsed.success) {
-    throw new InvalidCollectionError(`${where} is not a collection manifest: ${zodProblems(parsed.error)}`, {
-      cause: parsed.error,
-    });
-  }
-  return parsed.data;
-}

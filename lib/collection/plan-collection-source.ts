@@ -4,8 +4,9 @@ import { metatileSize } from '../split/metatile-size.js';
 import type { PlanSourceOptions } from '../split/plan-single-source.js';
 import type { PlannedSource } from '../split/planned-source.js';
 import type { ObjectStore } from '../store/object-store.js';
-import { MAX_COLLECTION_BYTES, parseCollectionManifest } from './collection-manifest.js';
+import { MAX_COLLECTION_BYTES } from './collection-manifest.js';
 import { InvalidCollectionError, UnreadableMembersError } from './errors.js';
+import { parseCollectionManifest } from './parse-collection-manifest.js';
 import { planCollection } from './plan-collection.js';
 import { readMembers } from './read-members.js';
 

@@ -9,8 +9,7 @@ import { localVersionId } from '../stack/versioned-events.js';
 import { callApi } from './api-client.js';
 import { CliError } from './cli-error.js';
 import type { InputFile } from './input-file.js';
-import type { RunJobOptions, RunSummary } from './run-job.js';
-import type { CheckedRun } from './run-on-hub.js';
+import type { CheckedRun, RunJobOptions, RunSummary } from './run-job-options.js';
 import { followOnUp } from './run-on-up.js';
 import type { RunningUp } from './running-up.js';
 

@@ -4,30 +4,15 @@ import { basename, join } from 'node:path';
 import { readRunMembers } from '../../lib/collection/run-members.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
-import type { JobParams } from '../../lib/split/job-params.js';
 import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { memberFolder } from '../hub/upload-collection.js';
-import type { EmulatorSet } from '../stack/emulator-set.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
-import type { InputFile } from './input-file.js';
-import type { OutputDir } from './output-dir.js';
-import type { RunJobOptions, RunSummary } from './run-job.js';
+import type { CheckedRun, RunJobOptions, RunSummary } from './run-job-options.js';
 import { runSummary } from './run-summary.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export interface CheckedRun {
-  readonly started: number;
-  readonly input: InputFile;
-  readonly job: JobParams;
-  readonly out: OutputDir;
-  readonly emulators: EmulatorSet;
-  /** A collection's member files (job-inputs.ts), uploaded as one run named `name`. */
-  readonly members?: readonly InputFile[];
-  readonly name?: string;
-}
 
 /** The part of runJob (run-job.ts) that needs the hub: its code loads while the emulators start. */
 export async function runOnHub(options: RunJobOptions, checked: CheckedRun): Promise<RunSummary> {

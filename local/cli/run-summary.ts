@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../lib/model/run.js';
-import type { RunSummary } from './run-job.js';
+import type { RunSummary } from './run-job-options.js';
 
 /** What `geohub run` reports of a run, whichever stack ran it (a private one, or a running up). */
 export function runSummary(

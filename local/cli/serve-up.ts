@@ -9,10 +9,18 @@ import { UPLOAD_LIMITS } from '../server/receive-upload.js';
 import { openStateDir } from '../server/state-dir.js';
 import { newUpSecret, tokenFile, writeUpToken } from '../server/up-token.js';
 import { EXIT_CANCELLED } from './commands/run.js';
-import type { UpOptions } from './commands/up.js';
 import { type CliIo, emit } from './io.js';
 
 /** `geohub up` (commands/up.ts): the stack, the workers and the page, until Ctrl-C. */
+/** `geohub up`'s options (commands/up.ts parses them). */
+export interface UpOptions {
+  readonly port: number;
+  readonly workers: number;
+  readonly json?: boolean;
+  /** The largest file `geohub submit` may send, in GB (receive-upload.ts). */
+  readonly maxUploadGb: number;
+}
+
 export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: boolean }): Promise<void> {
   const verbose = Boolean(global.verbose);
   const log = createLogger({ component: 'geohub-up' });

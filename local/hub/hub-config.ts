@@ -1,5 +1,5 @@
 import type { Config } from '../../lib/config/config.js';
-import type { LocalHubOptions } from './local-hub.js';
+import type { LocalHubOptions } from './local-hub-options.js';
 
 /** The hub's configuration: the stack's, with this hub's breaker, metatile size and history budget. */
 export function hubConfig(base: Config, options: LocalHubOptions): Config {

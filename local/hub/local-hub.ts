@@ -6,17 +6,14 @@ import { reaperTask } from '../../functions/reaper.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
-import type { Logger } from '../../lib/log/logger.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
-import type { FaultRates } from '../faults/fault-rates.js';
 import { guardedInvoke, guardedStarter, guardedStop } from '../iam/guard-calls.js';
 import { OPERATOR } from '../iam/local-iam.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
-import type { EmulatorSet } from '../stack/emulator-set.js';
 import {
   LOCAL_ACCOUNT,
   LOCAL_REGION,
@@ -25,15 +22,11 @@ import {
   startLocalStack,
 } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
-import type { LambdaLimits } from '../statemachine/lambda-limits.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
-import {
-  type CapacityController,
-  type CapacitySettings,
-  startCapacityController,
-} from './capacity-controller.js';
+import { type CapacityController, startCapacityController } from './capacity-controller.js';
 import { hubConfig } from './hub-config.js';
 import { incomingKey } from './incoming-key.js';
+import type { LocalHubOptions } from './local-hub-options.js';
 import { type PrincipalDeps, principalDeps } from './principal-deps.js';
 import { nudgedCheck, progressNudge } from './progress-nudge.js';
 import { serviceBehaviour } from './service-behaviour.js';
@@ -42,40 +35,6 @@ import { taskHandlers } from './task-handlers.js';
 import { collectionFileName, uploadCollection } from './upload-collection.js';
 
 const STATE_MACHINE_ARN = `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:geohub-${LOCAL_STAGE}`;
-
-export interface LocalHubOptions {
-  readonly workers: number;
-  /** Extra worker environment (budgets, leases) on top of the stack's. */
-  readonly workerEnv?: Readonly<Record<string, string>>;
-  /** Milliseconds the coordinator waits between progress checks (AWS: 10 s). */
-  readonly pollMs?: number;
-  readonly log?: Logger;
-  readonly onWorkerLog?: (line: string, parsed: Record<string, unknown> | undefined) => void;
-  /** Counts the coordinator's AWS requests (the Lambdas' share), for benchmarks. */
-  readonly onAwsRequest?: (service: string, command: string) => void;
-  /** The stack's emulators, if the caller started them already (local/stack/emulator-set.ts). */
-  readonly emulators?: EmulatorSet;
-  /** The AWS-behaviour layer's rates (docs/architecture.md, "Local stack"); none: plain emulators. */
-  readonly faults?: FaultRates;
-  /** Sub-tiles per message (metatile size); default: the largest a message holds. */
-  readonly tilesPerMessage?: number;
-  /** Breaker thresholds for this hub's runs. */
-  readonly breaker?: { minSample: number; failureRatio: number };
-  /**
-   * Step Functions' history limit (25,000) lowered for tests: the same code path fails an
-   * execution at it, and the progress loop hands over at 60 % of it.
-   */
-  readonly historyLimit?: number;
-  /**
-   * Each task runs in a container capped at its serverless.yml memory size and timeout (on by
-   * default); tests lower a function's limits here to see a task fail as it would on AWS.
-   */
-  readonly lambdaLimits?: false | Readonly<Record<string, Partial<LambdaLimits>>>;
-  /** Spot → on-demand fallback settings (window, hysteresis, the cost model's assumptions). */
-  readonly capacity?: CapacitySettings;
-  /** The roles IAM enforces, from this document instead of serverless.yml (stack.ts). */
-  readonly iamDocument?: unknown;
-}
 
 export interface LocalHub {
   readonly stack: LocalStack;

@@ -2,7 +2,7 @@ import type { Config } from '../../lib/config/config.js';
 import type { LocalStack } from '../stack/stack.js';
 import { type LambdaLimits, readLambdaLimits } from '../statemachine/lambda-limits.js';
 import { createLambdaPool, type LambdaPool } from '../statemachine/lambda-pool.js';
-import type { LocalHubOptions } from './local-hub.js';
+import type { LocalHubOptions } from './local-hub-options.js';
 
 /** The environment of the Lambda containers: the stack's, with the hub's settings, as on AWS. */
 export function lambdaEnv(

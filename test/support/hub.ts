@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { expect } from 'vitest';
-import { type LocalHub, type LocalHubOptions, startLocalHub } from '../../local/hub/local-hub.js';
+import { type LocalHub, startLocalHub } from '../../local/hub/local-hub.js';
+import type { LocalHubOptions } from '../../local/hub/local-hub-options.js';
 import { RECORD_LABEL_ENV } from '../../local/iam/record-requests.js';
 
 /** Worker settings for hub tests: quick polling and short leases (AWS defaults are minutes). */

@@ -2,14 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_MAX_UPLOAD_GB } from '../../server/upload-limit.js';
 import { DEFAULT_PORT } from '../api-client.js';
 import { type CliIo, intOption } from '../io.js';
-
-export interface UpOptions {
-  readonly port: number;
-  readonly workers: number;
-  readonly json?: boolean;
-  /** The largest file `geohub submit` may send, in GB (receive-upload.ts). */
-  readonly maxUploadGb: number;
-}
+import type { UpOptions } from '../serve-up.js';
 
 export function registerUp(program: Command, io: CliIo): void {
   program

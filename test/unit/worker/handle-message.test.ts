@@ -11,7 +11,8 @@ import {
   TileDataError,
   TileRetryableError,
 } from '../../../worker/errors.js';
-import { type HandleMessageDeps, handleMessage } from '../../../worker/handle-message.js';
+import { handleMessage } from '../../../worker/handle-message.js';
+import type { HandleMessageDeps } from '../../../worker/handle-message-deps.js';
 import { createStopController } from '../../../worker/stop-controller.js';
 import { outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
 import { createMemoryLedger } from '../../support/memory-ledger.js';

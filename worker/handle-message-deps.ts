@@ -1,0 +1,19 @@
+import type { Ledger } from '../lib/ledger/ledger.js';
+import type { Logger } from '../lib/log/logger.js';
+import type { WorkQueue } from '../lib/queue/work-queue.js';
+import type { ProcessTiles } from './process-tiles.js';
+import type { StopController } from './stop-controller.js';
+
+/** What handling a message needs (handle-message.ts, attempt-metatile.ts): built once per worker. */
+export interface HandleMessageDeps {
+  readonly ledger: Ledger;
+  readonly queue: WorkQueue;
+  readonly log: Logger;
+  readonly stop: StopController;
+  readonly workerId: string;
+  readonly leaseMs: number;
+  readonly runWatchMs: number;
+  readonly retryDelaySeconds: number;
+  readonly processTiles: ProcessTiles;
+  readonly now?: () => number;
+}
