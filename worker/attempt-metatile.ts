@@ -3,7 +3,7 @@ import type { Release } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
 import type { Metatile } from '../lib/model/metatile.js';
 import { MAX_TILES_PER_MESSAGE } from '../lib/model/metatile.js';
-import type { RunRecord } from '../lib/model/run.js';
+import type { RunHead } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
 import type { HandleMessageDeps } from './handle-message-deps.js';
 import type { Handoff } from './handoff.js';
@@ -18,7 +18,7 @@ import { watchRun } from './run-watch.js';
  */
 export async function attemptMetatile(
   deps: HandleMessageDeps,
-  run: RunRecord,
+  run: RunHead,
   metatile: Metatile,
   message: ReceivedMessage,
   log: Logger,

@@ -66,7 +66,7 @@ async function handleOne(
   // back at once as interrupted (attempt-metatile.ts).
   const [run, record] = parsed.ok
     ? await Promise.all([
-        ledger.getRun(parsed.message.runId),
+        ledger.getRunHead(parsed.message.runId),
         ledger.getMetatile(parsed.message.runId, metatile!.id),
       ])
     : [undefined, undefined];

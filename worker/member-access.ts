@@ -7,7 +7,7 @@ import {
   type RunMembers,
   readRunMembers,
 } from '../lib/collection/run-members.js';
-import type { RunRecord } from '../lib/model/run.js';
+import type { RunHead } from '../lib/model/run.js';
 import { PART_SUFFIX } from '../lib/output/atomic-output.js';
 import { sourcePin } from '../lib/source/source-pin.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
@@ -16,9 +16,9 @@ import { TileDataError } from './errors.js';
 /** How a collection run's metatile reads its members: local copies of their pinned versions. */
 export interface MemberAccess {
   /** The local paths of these members (indexes into the run's member list), in that order. */
-  resolve(run: RunRecord, members: readonly number[], signal?: AbortSignal): Promise<string[]>;
+  resolve(run: RunHead, members: readonly number[], signal?: AbortSignal): Promise<string[]>;
   /** The first of these members whose listed version is gone (overwritten or deleted), if any. */
-  gone(run: RunRecord, members: readonly number[], signal?: AbortSignal): Promise<RunMember | undefined>;
+  gone(run: RunHead, members: readonly number[], signal?: AbortSignal): Promise<RunMember | undefined>;
   /** Frees the copies of runs other than these. */
   retain(runIds: ReadonlySet<string>): Promise<void>;
   dispose(): Promise<void>;
@@ -62,7 +62,7 @@ export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
     return got;
   };
 
-  const listOf = (run: RunRecord, signal?: AbortSignal) =>
+  const listOf = (run: RunHead, signal?: AbortSignal) =>
     remembered(lists, run.runId, async () => {
       const list = await readRunMembers(store, run.runId, signal);
       if (!list)
@@ -70,7 +70,7 @@ export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
       return list;
     });
 
-  const copyOf = (run: RunRecord, list: RunMembers, index: number, signal?: AbortSignal) =>
+  const copyOf = (run: RunHead, list: RunMembers, index: number, signal?: AbortSignal) =>
     remembered(copies, `${run.runId}/${index}`, async () => {
       const member = list.members[index];
       if (!member)

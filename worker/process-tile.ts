@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tileOutputKey } from '../lib/model/ids.js';
-import type { RunRecord, TileOutput } from '../lib/model/run.js';
+import type { RunHead, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
@@ -90,7 +90,7 @@ export function toolRunner(
  */
 export async function resolveSource(
   deps: ProcessTileDeps,
-  run: RunRecord,
+  run: RunHead,
   members: readonly number[] | undefined,
   signal: AbortSignal,
 ): Promise<string | readonly string[]> {
@@ -108,7 +108,7 @@ export async function resolveSource(
  */
 export async function processTile(
   deps: ProcessTileDeps,
-  run: RunRecord,
+  run: RunHead,
   tile: TileTask,
   signal: AbortSignal,
   members?: readonly number[],

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tileOutputKey } from '../lib/model/ids.js';
 import type { Metatile } from '../lib/model/metatile.js';
-import type { RunRecord, TileOutput } from '../lib/model/run.js';
+import type { RunHead, TileOutput } from '../lib/model/run.js';
 import { withAtomicOutputs } from '../lib/output/atomic-output.js';
 import { mirrorOutput } from '../lib/output/output-mirror.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
@@ -26,7 +26,7 @@ export interface ProcessTilesHooks {
 
 /** Produces a metatile's tiles and uploads them; resolves only when every output is durable. */
 export type ProcessTiles = (
-  run: RunRecord,
+  run: RunHead,
   metatile: Pick<Metatile, 'tiles' | 'members'>,
   signal: AbortSignal,
   hooks?: ProcessTilesHooks,
@@ -46,7 +46,7 @@ export type ProcessTiles = (
  */
 export async function processTiles(
   deps: ProcessTileDeps,
-  run: RunRecord,
+  run: RunHead,
   metatile: Pick<Metatile, 'tiles' | 'members'>,
   signal: AbortSignal,
   hooks: ProcessTilesHooks = {},

@@ -19,7 +19,7 @@ export function watchRun(ledger: Ledger, runId: string, intervalMs: number): Run
   let timer: NodeJS.Timeout | undefined;
   const poll = async () => {
     try {
-      const run = await ledger.getRun(runId);
+      const run = await ledger.getRunHead(runId);
       if (run && STOPPED_RUN_STATUSES.includes(run.status)) {
         controller.abort(new RunStoppedError(runId, run.status, run.reason));
         return;

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../lib/model/run.js';
+import type { RunHead } from '../lib/model/run.js';
 import { sourcePin } from '../lib/source/source-pin.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { isVrtKey, type SourceAccess } from './source-access.js';
@@ -20,10 +20,10 @@ export function sizedSourceAccess(
   cached: SourceAccess,
   store: ObjectStore,
   maxCachedBytes: number,
-  onChoice: (run: RunRecord, way: 'cached' | 'ranged', bytes: number | undefined) => void = () => {},
+  onChoice: (run: RunHead, way: 'cached' | 'ranged', bytes: number | undefined) => void = () => {},
 ): SourceAccess {
   const choices = new Map<string, Promise<SourceAccess>>();
-  const decide = async (run: RunRecord, signal?: AbortSignal) => {
+  const decide = async (run: RunHead, signal?: AbortSignal) => {
     // A VRT names other objects by paths relative to it: read where it is, never as a lone copy.
     if (isVrtKey(run.source.key)) return { way: 'ranged' as const, bytes: undefined };
     const head = await store.head(run.source.key, { signal, pin: sourcePin(run.source) });
@@ -32,7 +32,7 @@ export function sizedSourceAccess(
       bytes: head?.bytes,
     };
   };
-  const choose = (run: RunRecord, signal?: AbortSignal) => {
+  const choose = (run: RunHead, signal?: AbortSignal) => {
     let choice = choices.get(run.runId);
     if (!choice) {
       choice = decide(run, signal).then(({ way, bytes }) => {

@@ -1,18 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunRecord } from '../lib/model/run.js';
+import type { RunHead } from '../lib/model/run.js';
 import { PART_SUFFIX } from '../lib/output/atomic-output.js';
 import { sourcePin } from '../lib/source/source-pin.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 
 /** How the tool reads a run's source: a /vsis3/ path (ranged reads) or one local copy per run. */
 export interface SourceAccess {
-  resolve(run: RunRecord, signal?: AbortSignal): Promise<string>;
+  resolve(run: RunHead, signal?: AbortSignal): Promise<string>;
   /** Environment the tool needs to read that path as the run's pinned source version. */
-  toolEnv(run: RunRecord): Record<string, string>;
+  toolEnv(run: RunHead): Record<string, string>;
   /** Whether the run's source version can still be read this way (asked after a failure). */
-  readable(run: RunRecord, signal?: AbortSignal): Promise<boolean>;
+  readable(run: RunHead, signal?: AbortSignal): Promise<boolean>;
   /** Frees what was kept for runs other than these (the cached copy of a finished run). */
   retain(runIds: ReadonlySet<string>): Promise<void>;
   dispose(): Promise<void>;
@@ -72,7 +72,7 @@ export function cachedSourceAccess(store: ObjectStore, dir: string): SourceAcces
   // Each copy in a directory of its own: `retain` removes a dropped one while the same run, back
   // on this worker, may already be downloading again.
   let generation = 0;
-  const fetchCopy = async (runDir: string, run: RunRecord, signal?: AbortSignal) => {
+  const fetchCopy = async (runDir: string, run: RunHead, signal?: AbortSignal) => {
     const target = join(runDir, 'source');
     await mkdir(runDir, { recursive: true });
     const part = `${target}${PART_SUFFIX}`;

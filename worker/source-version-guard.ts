@@ -1,7 +1,7 @@
 import { memberSource } from '../lib/collection/run-members.js';
 import type { Ledger } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
-import type { RunRecord } from '../lib/model/run.js';
+import type { RunHead } from '../lib/model/run.js';
 import { sourceGoneReason, sourcePin } from '../lib/source/source-pin.js';
 import { DeadlineExceededError, RunStoppedError, TileDataError, TileRetryableError } from './errors.js';
 import type { MemberAccess } from './member-access.js';
@@ -25,7 +25,7 @@ export interface SourceVersionGuardDeps {
 /** Why the run cannot finish, if its source (or a member under the metatile) is gone; one HEAD each. */
 async function goneReason(
   deps: SourceVersionGuardDeps,
-  run: RunRecord,
+  run: RunHead,
   members: readonly number[] | undefined,
   signal: AbortSignal,
 ): Promise<string | undefined> {

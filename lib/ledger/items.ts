@@ -1,4 +1,4 @@
-import type { MetatileRecord, RunCounters, RunRecord, TileRecord } from '../model/run.js';
+import type { MetatileRecord, RunCounters, RunHead, RunRecord, TileRecord } from '../model/run.js';
 import type { TileTask } from '../model/tile.js';
 
 export const COUNTER_FIELDS = ['done', 'failed', 'cancelled', 'parked', 'interrupted', 'retried'] as const;
@@ -23,6 +23,11 @@ export function toRunRecord(
   item: Record<string, unknown>,
   shards: readonly Record<string, unknown>[],
 ): RunRecord {
+  return { ...toRunHead(item), counters: sumCounters(Number(item.total ?? 0), [item, ...shards]) };
+}
+
+/** The run's META item alone, without the counters its shards hold. */
+export function toRunHead(item: Record<string, unknown>): RunHead {
   return {
     runId: String(item.runId),
     status: item.status as RunRecord['status'],
@@ -30,7 +35,6 @@ export function toRunRecord(
     operation: item.operation as RunRecord['operation'],
     params: (item.params ?? {}) as RunRecord['params'],
     paramsVersion: String(item.paramsVersion ?? ''),
-    counters: sumCounters(Number(item.total ?? 0), [item, ...shards]),
     breaker: item.breaker as RunRecord['breaker'],
     reason: item.reason as string | undefined,
     executionArn: item.executionArn as string | undefined,

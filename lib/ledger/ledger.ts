@@ -2,6 +2,7 @@ import type { Metatile } from '../model/metatile.js';
 import type {
   MetatileRecord,
   OperationName,
+  RunHead,
   RunRecord,
   RunStatus,
   SourceRef,
@@ -65,6 +66,11 @@ export interface Ledger {
   createRun(run: NewRun): Promise<'created' | 'exists'>;
   /** The run with its counters summed over their shards. */
   getRun(runId: string, request?: LedgerRequest): Promise<RunRecord | undefined>;
+  /**
+   * The run without its counters, from one item: the worker's read for every message and every
+   * run-watch poll (getRun reads the META item and every counter shard).
+   */
+  getRunHead(runId: string, request?: LedgerRequest): Promise<RunHead | undefined>;
   /** Applies the patch; when `onlyFrom` is given, only if the run is in one of those states. */
   updateRun(runId: string, patch: RunPatch, onlyFrom?: readonly RunStatus[]): Promise<boolean>;
   /** Zeroes the breaker's evidence (retried attempts) for a re-drive. */

@@ -56,6 +56,12 @@ export interface RunRecord {
   readonly updatedAt: string;
 }
 
+/**
+ * A run without its counters: what a worker needs (source, operation, parameters, status) in one
+ * item's read, where the counters are summed over a dozen shards (lib/ledger/dynamo/runs.ts).
+ */
+export type RunHead = Omit<RunRecord, 'counters'>;
+
 export interface TileOutput {
   readonly key: string;
   readonly etag: string;

@@ -11,6 +11,20 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * adapter (integration) and the in-memory ledger (unit), so both keep one semantics.
  */
 export function ledgerBatchesContract(ledger: () => Ledger) {
+  // The bug it catches: a run head that lags the run (an eventually consistent read: a cancel
+  // the worker does not see) or lacks what the worker reads (source, params, status, reason).
+  it('the run head is the run without its counters, read after every change', async () => {
+    const l = ledger();
+    const { runId, metatiles } = await seedLedgerRun(l, 2, 2);
+    await l.claim(runId, metatiles[0]!, 'w', 60_000);
+    await l.markDone(runId, metatiles[0]!, 'w', outputsOf(runId, metatiles[0]!), 1);
+    await l.updateRun(runId, { status: 'CANCELLED', reason: 'operator' });
+    const { counters, ...rest } = (await l.getRun(runId))!;
+    expect(counters.done).toBe(2);
+    expect(await l.getRunHead(runId)).toEqual(rest);
+    expect(await l.getRunHead('r-00000000000000000000')).toBeUndefined();
+  });
+
   it('park takes untouched (the first), queued and dead workers’ claims, never a live claim or a marker', async () => {
     const l = ledger();
     const { runId, metatiles } = await seedLedgerRun(l, 5, 2);

@@ -114,6 +114,12 @@ export function createMemoryLedger(options: { now?: () => number } = {}): Memory
       const r = runs.get(runId);
       return r ? toRecord(r) : undefined;
     },
+    async getRunHead(runId) {
+      const r = runs.get(runId);
+      if (!r) return undefined;
+      const { counters: _, ...head } = toRecord(r);
+      return head;
+    },
     async updateRun(runId, patch: RunPatch, onlyFrom?: readonly RunStatus[]) {
       const r = runs.get(runId);
       if (!r || (onlyFrom && onlyFrom.length > 0 && !onlyFrom.includes(r.status))) return false;

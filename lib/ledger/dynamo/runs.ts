@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortOf } from '../../aws/abort-of.js';
 import type { RunRecord, RunStatus } from '../../model/run.js';
-import { toRunRecord } from '../items.js';
+import { toRunHead, toRunRecord } from '../items.js';
 import { COUNTER_PREFIX, RUN_LIST_KEY, runKey } from '../keys.js';
 import type { Ledger, LedgerRequest, NewRun, RunPatch } from '../ledger.js';
 import { isConditionFailure } from './classify-error.js';
@@ -9,7 +9,7 @@ import { itemAbsent, itemExists, runStatusIn } from './conditions.js';
 import type { LedgerContext } from './context.js';
 import { and, assign, expression } from './expression.js';
 
-type RunOps = Pick<Ledger, 'createRun' | 'getRun' | 'updateRun' | 'resetBreaker' | 'listRuns'>;
+type RunOps = Pick<Ledger, 'createRun' | 'getRun' | 'getRunHead' | 'updateRun' | 'resetBreaker' | 'listRuns'>;
 
 /** Runs: the META item (status, source, totals) and the counter shards summed into it. */
 export function runOperations(ctx: LedgerContext): RunOps {
@@ -76,6 +76,16 @@ export function runOperations(ctx: LedgerContext): RunOps {
     },
 
     getRun,
+
+    async getRunHead(runId, request) {
+      const r = await ctx.retrying(() =>
+        ctx.db.send(
+          new GetCommand({ TableName: ctx.table, Key: runKey(runId), ConsistentRead: true }),
+          abortOf(request),
+        ),
+      );
+      return r.Item ? toRunHead(r.Item) : undefined;
+    },
 
     async updateRun(runId, patch: RunPatch, onlyFrom?: readonly RunStatus[]) {
       const condition = onlyFrom && onlyFrom.length > 0 ? and(itemExists, runStatusIn(onlyFrom)) : itemExists;

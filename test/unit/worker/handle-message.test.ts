@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { LedgerBusyError } from '../../../lib/ledger/errors.js';
 import type { Metatile } from '../../../lib/model/metatile.js';
-import type { RunRecord, TileOutput } from '../../../lib/model/run.js';
+import type { RunHead, TileOutput } from '../../../lib/model/run.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import { ProcessGroupSurvivedError } from '../../../lib/process/errors.js';
 import {
@@ -19,7 +19,7 @@ import { createMemoryLedger } from '../../support/memory-ledger.js';
 import { createRecordingQueue, received } from '../../support/recording-queue.js';
 
 type Tool = (
-  run: RunRecord,
+  run: RunHead,
   tiles: readonly TileTask[],
   signal: AbortSignal,
 ) => Promise<ReadonlyMap<string, TileOutput>>;
@@ -97,7 +97,7 @@ describe('handleMessage: one message, one metatile', () => {
           inFlight -= 1;
         }
       };
-    const slow = { ...ledger, getRun: timed(ledger.getRun), getMetatile: timed(ledger.getMetatile) };
+    const slow = { ...ledger, getRunHead: timed(ledger.getRunHead), getMetatile: timed(ledger.getMetatile) };
     expect(await handleMessage({ ...deps, ledger: slow }, message(2))).toBe('completed');
     expect(most).toBe(2);
   });
