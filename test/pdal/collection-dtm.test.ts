@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quadrantsAgainstWhole } from '../support/quadrant-dtm.js';
+import { QUADRANTS_TWO_CRS, quadrantsAgainstWhole } from '../support/quadrant-dtm.js';
 
 /**
  * Issue 38's point-cloud acceptance on the production engine: one PDAL pipeline per sub-tile,
@@ -23,5 +23,30 @@ describe('geohub run over a point-cloud collection with PDAL: four quadrant LAZ 
       expect(f.nodataApart, f.tile).toBe(0);
       expect(f.maxUlps, f.tile).toBeLessThanOrEqual(1);
     }
+  });
+
+  /**
+   * The bug it catches: a member in another CRS merged without being reprojected first (its
+   * points, UTM metres read as Lambert feet, land kilometres away) or left out of the merge: the
+   * north-east tiles would then lose thousands of cells, or differ by feet.
+   *
+   * The tolerance: the reprojected member's coordinates were rounded to its own 1 cm grid when
+   * PDAL wrote it, so its ground points sit up to 7 mm from where the whole file has them. IDW
+   * weighs a point by the inverse square of its distance to a cell's centre: a point a few
+   * centimetres from a centre moves that cell by up to a few tenths of a foot on a slope, and a
+   * cell at exactly the search radius from its nearest point may gain or lose it. Measured: at
+   * most 0.26 ft, 3 cells of 65,536 in coverage; the tiles the member does not reach are exact.
+   */
+  it('one member in another CRS (the north-east quadrant in UTM 10N) is reprojected before the merge', async () => {
+    const run = await quadrantsAgainstWhole(18, { GEOHUB_POINTCLOUD_ENGINE: 'pdal' }, QUADRANTS_TWO_CRS);
+    expect(run.summary.status).toBe('SUCCEEDED');
+    expect(run.collected).toEqual(run.tiles);
+    for (const f of run.figures) {
+      expect(f.cells, f.tile).toBeGreaterThan(0);
+      expect(f.nodataApart, f.tile).toBeLessThanOrEqual(10);
+      expect(f.maxAbs, f.tile).toBeLessThanOrEqual(0.5);
+    }
+    // The tiles the north-east member does not reach are read from the others alone: exact.
+    expect(run.figures.filter((f) => f.maxAbs === 0 && f.nodataApart === 0).length).toBeGreaterThanOrEqual(6);
   });
 });

@@ -11,9 +11,11 @@ import { tempDir } from './temp-dir.js';
 
 export const AUTZEN = new URL('../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
 /** autzen_trim.laz cut by PDAL into four quadrant files at this corner (test/fixtures/README.md). */
-export const QUADRANTS = ['sw', 'se', 'nw', 'ne'].map(
-  (q) => new URL(`../fixtures/pointcloud/autzen-quadrants/${q}.laz`, import.meta.url).pathname,
-);
+const quadrant = (name: string) =>
+  new URL(`../fixtures/pointcloud/autzen-quadrants/${name}.laz`, import.meta.url).pathname;
+export const QUADRANTS = ['sw', 'se', 'nw', 'ne'].map(quadrant);
+/** The same, the north-east quadrant reprojected to NAD83(HARN) / UTM 10N: a collection in two CRSs. */
+export const QUADRANTS_TWO_CRS = ['sw', 'se', 'nw', 'ne-utm10n'].map(quadrant);
 const CORNER = [636590.49, 849216.55] as const;
 const NODATA = -9999;
 
@@ -55,11 +57,15 @@ function overEdge(z: number, x: number, y: number): boolean {
  * `geohub run` of autzen_trim.laz and of its four quadrant files (a directory: one collection) at
  * `zoom`, with the environment given (the engine); every tile of the two runs compared cell by cell.
  */
-export async function quadrantsAgainstWhole(zoom: number, env: Record<string, string> = {}) {
+export async function quadrantsAgainstWhole(
+  zoom: number,
+  env: Record<string, string> = {},
+  quadrants: readonly string[] = QUADRANTS,
+) {
   const dir = tempDir('geohub-quadrants-');
   const parts = join(dir, 'parts');
   mkdirSync(parts);
-  for (const q of QUADRANTS) copyFileSync(q, join(parts, q.split('/').at(-1)!));
+  for (const q of quadrants) copyFileSync(q, join(parts, q.split('/').at(-1)!));
   const job = join(dir, 'dtm.job.json');
   writeFileSync(job, JSON.stringify({ zoom }));
   const outputs = { whole: join(dir, 'whole'), parts: join(dir, 'collected') };
