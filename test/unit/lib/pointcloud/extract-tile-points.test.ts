@@ -238,15 +238,19 @@ describe('extractTilePoints over a collection: the members under a tile read as 
     });
   });
 
-  // The bug it catches: bins laid on the files' own bounds — the worker gets only the members
-  // under its metatile, so their union's corner, and with it every bin, would move, and the DTM
-  // of a tile near a quadrant edge would differ from the whole file's by feet.
-  it('bins on a grid of the tile alone: the one member a tile needs gives the whole file’s points', async () => {
-    const tile = { z: 18, x: 41452, y: 95268 }; // inside the north-west quadrant's reach only
-    const whole = await extract([AUTZEN], tile);
-    const nw = await extract([AUTZEN_QUADRANTS[2]!], tile);
-    expect(nw.points!.count).toBe(whole.points!.count);
-    expect(readFileSync(nw.points!.csv[0]!, 'utf8')).toBe(readFileSync(whole.points!.csv[0]!, 'utf8'));
+  // The bug it catches: bins laid on the files' own bounds. A worker is given the members under
+  // its metatile, not the whole collection: with the bins' origin at their union's corner, the
+  // grid — and every averaged point — would move with which members a worker happened to get.
+  it('bins on a grid of the tile alone, whichever members a worker is given', async () => {
+    // z19 82906/190540 lies at the south-west quadrant's southern edge; the south-east quadrant
+    // reaches lower (its bounds start 18 ft further south) but not this tile.
+    const tile = { z: 19, x: 82906, y: 190540 };
+    const [sw, se] = [AUTZEN_QUADRANTS[0]!, AUTZEN_QUADRANTS[1]!];
+    const alone = await extract([sw], tile, 'points', 2);
+    const withFar = await extract([sw, se], tile, 'points', 2);
+    expect(withFar.inputs.map((i) => i.source)).toEqual([sw]);
+    expect(alone.points!.count).toBeGreaterThan(100);
+    expect(readFileSync(withFar.points!.csv[0]!, 'utf8')).toBe(readFileSync(alone.points!.csv[0]!, 'utf8'));
   });
 
   it('leaves out a member whose points cannot reach the tile', async () => {
