@@ -24,6 +24,9 @@ const file = (bytes: Uint8Array) => {
   return path;
 };
 const outDir = () => mkdtempSync(join(dir, 'out-'));
+type Tile = { z: number; x: number; y: number };
+const extract = (sources: string[], tile: Tile, mode: 'points' | 'probe' = 'points', radius = 10) =>
+  extractTilePoints({ mode, sources, tile, radius, outDir: outDir() });
 
 /** The XYZ tile holding lon/lat at zoom z: the slippy-map formulas. */
 function tileAt(lon: number, lat: number, z: number) {
@@ -212,9 +215,6 @@ describe('extractTilePoints over a collection: the members under a tile read as 
       .split('\n')
       .slice(1)
       .map((l) => l.split(',').map(Number));
-  type Tile = { z: number; x: number; y: number };
-  const extract = (sources: string[], tile: Tile, mode: 'points' | 'probe' = 'points', radius = 10) =>
-    extractTilePoints({ mode, sources, tile, radius, outDir: outDir() });
 
   // The bug it catches: members read each into its own bins (or only the first member read) — the
   // pixels along the quadrant edges would then average points of one side only, a seam in the DTM.
@@ -276,15 +276,7 @@ describe('extractTilePoints refuses what it cannot place or read', () => {
 
   it('a file that is not LAS at all', async () => {
     const source = file(new TextEncoder().encode('II*\0 this is a TIFF, not a point cloud'));
-    await expect(
-      extractTilePoints({
-        mode: 'points',
-        sources: [source],
-        tile: SYNTHETIC_TILE,
-        radius: 10,
-        outDir: outDir(),
-      }),
-    ).rejects.toThrow(UnrecognisedFormatError);
+    await expect(extract([source], SYNTHETIC_TILE)).rejects.toThrow(UnrecognisedFormatError);
   });
 
   it('a truncated LAS file', async () => {
@@ -293,15 +285,7 @@ describe('extractTilePoints refuses what it cannot place or read', () => {
       { epsg: 32610 },
     );
     const source = file(whole.subarray(0, whole.byteLength - 1000));
-    await expect(
-      extractTilePoints({
-        mode: 'points',
-        sources: [source],
-        tile: SYNTHETIC_TILE,
-        radius: 10,
-        outDir: outDir(),
-      }),
-    ).rejects.toThrow(TruncatedSourceError);
+    await expect(extract([source], SYNTHETIC_TILE)).rejects.toThrow(TruncatedSourceError);
   });
 });
 
