@@ -1,10 +1,9 @@
-import { basename } from 'node:path';
 import { createAdapters } from '../../lib/adapters/create-adapters.js';
 import { readRunMembers } from '../../lib/collection/run-members.js';
 import { loadConfig } from '../../lib/config/config.js';
 import { runIdFor } from '../../lib/model/ids.js';
 import { incomingKey } from '../hub/incoming-key.js';
-import { collectionFileName, memberFolder, uploadCollection } from '../hub/upload-collection.js';
+import { collectionFileName, uploadCollection } from '../hub/upload-collection.js';
 import { localVersionId } from '../stack/versioned-events.js';
 import { callApi } from './api-client.js';
 import { CliError } from './cli-error.js';
@@ -12,6 +11,7 @@ import type { InputFile } from './input-file.js';
 import type { CheckedRun, RunJobOptions, RunSummary } from './run-job-options.js';
 import { followOnUp } from './run-on-up.js';
 import type { RunningUp } from './running-up.js';
+import { userPaths } from './user-paths.js';
 
 /** How long the up's trigger may take to start the run once the manifest is in its bucket. */
 const RUN_APPEARS_WITHIN_MS = 120_000;
@@ -64,12 +64,7 @@ export async function runCollectionOnUp(
       seconds: (Date.now() - uploadStarted) / 1000,
       parts: done.parts,
     };
-    const folder = `s3://${bucket}/${memberFolder(key)}`;
-    const named = (text: string | undefined) =>
-      members.reduce(
-        (t, m) => t?.split(`${folder}${basename(m.path)}`).join(m.path),
-        text?.split(`s3://${bucket}/${key}`).join(options.file),
-      );
+    const named = userPaths(bucket, key, options.file, members);
     await runAppears(up, runId, options.env);
     const summary = await followOnUp(options, up, { runId, started, out, sent, named });
     const read = await readRunMembers(operator.store, runId).catch(() => undefined);

@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { readRunMembers } from '../../lib/collection/run-members.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
 import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
-import { memberFolder } from '../hub/upload-collection.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
 import type { CheckedRun, RunJobOptions, RunSummary } from './run-job-options.js';
 import { runSummary } from './run-summary.js';
+import { userPaths } from './user-paths.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -83,15 +83,8 @@ async function runWithMirror(
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     const runId = upload.runId;
     const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: upload.parts };
-    // The user knows their file, not the object key it was uploaded to: name the file.
-    const uploaded = `s3://${hub.store.bucket}/${upload.key}`;
-    // A collection's members were uploaded beside it, under collections/ (upload-collection.ts).
-    const folder = `s3://${hub.store.bucket}/${memberFolder(upload.key)}`;
-    const named = (text: string | undefined) =>
-      (members ?? []).reduce(
-        (t, m) => t?.split(`${folder}${basename(m.path)}`).join(m.path),
-        text?.split(uploaded).join(options.file),
-      );
+    // The user knows their files, not the object keys they were uploaded to: name the files.
+    const named = userPaths(hub.store.bucket, upload.key, options.file, members);
     if (upload.outcome === 'rejected') {
       return {
         ...runSummary(runId, 'FAILED', undefined, options.out, started, named(upload.reason)),
