@@ -1,7 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { Release } from '../lib/ledger/ledger.js';
+import type { ClaimHandle, Release } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
-import type { Metatile } from '../lib/model/metatile.js';
 import { MAX_TILES_PER_MESSAGE } from '../lib/model/metatile.js';
 import type { RunHead } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
@@ -19,15 +18,16 @@ import { watchRun } from './run-watch.js';
 export async function attemptMetatile(
   deps: HandleMessageDeps,
   run: RunHead,
-  metatile: Metatile,
+  claim: ClaimHandle,
   message: ReceivedMessage,
   log: Logger,
   handoff: Handoff,
 ): Promise<Disposition> {
   const now = deps.now ?? Date.now;
-  const heartbeat = startHeartbeat(deps, message, run.runId, deps.workerId, deps.leaseMs);
+  const { metatile } = claim;
+  const heartbeat = startHeartbeat(deps, message, claim);
   const watch = watchRun(deps.ledger, run.runId, deps.runWatchMs);
-  const signal = AbortSignal.any([deps.stop.cutoff, watch.signal, heartbeat.hold(metatile.id)]);
+  const signal = AbortSignal.any([deps.stop.cutoff, watch.signal, heartbeat.leaseLost]);
   // Every request of the metatile listens to it: its uploads go out all at once (16 for a 4×4
   // block), past Node's default of 10 listeners, which would print a leak warning per metatile.
   setMaxListeners(4 * MAX_TILES_PER_MESSAGE, signal);
@@ -48,11 +48,9 @@ export async function attemptMetatile(
     // Outputs durable: the marker is written even if the run was cancelled meanwhile (the work is
     // done), and abandoned only at the stop cutoff, like the uploads before it: an interruption,
     // not a failure (if it landed anyway, the release below finds the metatile no longer ours).
-    await deps.ledger
-      .markDone(run.runId, metatile, deps.workerId, outputs, now() - started, { signal: deps.stop.cutoff })
-      .catch((error: unknown) => {
-        throw deps.stop.cutoff.aborted ? deps.stop.cutoff.reason : error;
-      });
+    await claim.markDone(outputs, now() - started, { signal: deps.stop.cutoff }).catch((error: unknown) => {
+      throw deps.stop.cutoff.aborted ? deps.stop.cutoff.reason : error;
+    });
     release = undefined;
     const durationMs = now() - started;
     log.info({ durationMs, toolMs, waitMs, uploadMs: durationMs - toolMs - waitMs }, 'metatile done');
@@ -64,7 +62,7 @@ export async function attemptMetatile(
     if (policy.fatal) throw error;
     if (!policy.markFailed) return policy.disposition;
     try {
-      await deps.ledger.markFailed(run.runId, metatile, deps.workerId, errorOf(error));
+      await claim.markFailed(errorOf(error));
       return policy.disposition;
     } catch (markError) {
       release = failurePolicy(markError).release;
@@ -76,8 +74,8 @@ export async function attemptMetatile(
     watch.stop();
     // Bounded by the request timeout; if it fails, the lease expires and the reaper frees it.
     if (release) {
-      await deps.ledger
-        .release(run.runId, metatile, deps.workerId, release)
+      await claim
+        .release(release)
         .catch((e: unknown) => log.error({ err: e }, 'could not release the claim; the lease will expire'));
     }
   }

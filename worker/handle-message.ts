@@ -126,5 +126,5 @@ async function handleOne(
     { attempt: claim.attempts, remaining: metatile.tiles.length },
     `metatile claimed: ${metatile.tiles.length} sub-tiles remain`,
   );
-  return dispose(await attemptMetatile(deps, run, metatile, message, log, handoff));
+  return dispose(await attemptMetatile(deps, run, claim.claim, message, log, handoff));
 }

@@ -1,17 +1,17 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchOperations } from './dynamo/batches.js';
-import { claimOperations } from './dynamo/claims.js';
 import { type DynamoLedgerOptions, ledgerContext } from './dynamo/context.js';
-import { markerOperations } from './dynamo/markers.js';
-import { reapOperation } from './dynamo/reap.js';
+import { dynamoMetatileStore } from './dynamo/metatile-store.js';
 import { runOperations } from './dynamo/runs.js';
 import type { Ledger } from './ledger.js';
+import { batchOperations } from './metatiles/batch-operations.js';
+import { claimOperation } from './metatiles/claim.js';
 
 export type { DynamoLedgerOptions } from './dynamo/context.js';
 
 /**
- * The Ledger on one DynamoDB table (DynamoDB Local on a laptop), assembled from its concerns:
- * runs, claims, markers, batches (park, unpark) and the reaper. Layout: docs/architecture.md.
+ * The Ledger on one DynamoDB table (DynamoDB Local on a laptop): runs, and metatiles whose
+ * state machine (metatiles/transitions.ts) executes as conditional writes. Layout:
+ * docs/architecture.md.
  */
 export function createDynamoLedger(
   db: DynamoDBDocumentClient,
@@ -19,12 +19,13 @@ export function createDynamoLedger(
   options: DynamoLedgerOptions = {},
 ): Ledger {
   const ctx = ledgerContext(db, table, options);
-  const claims = claimOperations(ctx);
+  const store = dynamoMetatileStore(ctx);
   return {
     ...runOperations(ctx),
-    ...claims,
-    ...markerOperations(ctx, claims),
-    ...batchOperations(ctx, claims),
-    ...reapOperation(ctx, claims),
+    getMetatile: store.getMetatile,
+    getMetatiles: store.getMetatiles,
+    listMetatiles: store.listMetatiles,
+    ...claimOperation(store),
+    ...batchOperations(store),
   };
 }

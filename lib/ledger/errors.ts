@@ -21,3 +21,11 @@ export class RunNotFoundError extends GeohubError {
 export class LedgerBusyError extends GeohubError {
   override readonly name = 'LedgerBusyError';
 }
+
+/**
+ * A claim's holder stopped renewing its lease (it died, or lost its network): the reaper or a
+ * park took the metatile back. Recorded as the metatile's last error, for the run's story.
+ */
+export class LeaseExpiredError extends GeohubError {
+  override readonly name = 'LeaseExpiredError';
+}

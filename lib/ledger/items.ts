@@ -4,16 +4,13 @@ import type { TileTask } from '../model/tile.js';
 export const COUNTER_FIELDS = ['done', 'failed', 'cancelled', 'parked', 'interrupted', 'retried'] as const;
 export type CounterField = (typeof COUNTER_FIELDS)[number];
 
+/** Every counter at zero. */
+export const zeroCounters = (): Record<CounterField, number> =>
+  Object.fromEntries(COUNTER_FIELDS.map((f) => [f, 0])) as Record<CounterField, number>;
+
 /** Sums counter shard items (and any counts still on the run item) into the run's counters. */
 export function sumCounters(total: number, items: readonly Record<string, unknown>[]): RunCounters {
-  const sums: Record<CounterField, number> = {
-    done: 0,
-    failed: 0,
-    cancelled: 0,
-    parked: 0,
-    interrupted: 0,
-    retried: 0,
-  };
+  const sums = zeroCounters();
   for (const item of items) for (const f of COUNTER_FIELDS) sums[f] += Number(item[f] ?? 0);
   return { total, ...sums };
 }

@@ -35,9 +35,31 @@ export interface RunPatch {
   readonly breaker?: 'CLOSED' | 'OPEN';
 }
 
+/**
+ * A claim held: what only its owner may do with the metatile. The run, the owner and the lease
+ * ride along, so no caller passes them again (or someone else's).
+ */
+export interface ClaimHandle {
+  readonly runId: string;
+  readonly metatile: Metatile;
+  readonly owner: string;
+  readonly leaseMs: number;
+  /** Extends the lease by `leaseMs`; throws LeaseLostError when the claim is no longer ours. */
+  extend(request?: LedgerRequest): Promise<void>;
+  /**
+   * The markers of all the metatile's tiles, in one write with its counter shard: only after
+   * every output is durable. Throws LeaseLostError when the claim is no longer ours.
+   */
+  markDone(outputs: MetatileOutputs, durationMs: number, request?: LedgerRequest): Promise<void>;
+  /** A terminal data failure: recorded and counted, never retried. LeaseLostError as markDone. */
+  markFailed(error: TileError): Promise<void>;
+  /** Gives the claim back without a marker. A claim that is no longer ours is left alone. */
+  release(release: Release): Promise<void>;
+}
+
 /** What a claim attempt found. Only `claimed` means the caller now holds the lease. */
 export type ClaimResult =
-  | { readonly outcome: 'claimed'; readonly attempts: number }
+  | { readonly outcome: 'claimed'; readonly attempts: number; readonly claim: ClaimHandle }
   | { readonly outcome: 'done' | 'failed' | 'parked' | 'cancelled' }
   | { readonly outcome: 'held'; readonly leaseUntil: number };
 
@@ -104,30 +126,6 @@ export interface Ledger {
     leaseMs: number,
     request?: LedgerRequest,
   ): Promise<ClaimResult>;
-  /** Extends our lease; throws LeaseLostError when it is no longer ours. */
-  extendLease(
-    runId: string,
-    metatileId: string,
-    owner: string,
-    leaseMs: number,
-    request?: LedgerRequest,
-  ): Promise<void>;
-  /** Gives a claim back. A lease that is no longer ours is left alone. */
-  release(runId: string, metatile: Metatile, owner: string, release: Release): Promise<void>;
-  /**
-   * The markers of all the metatile's tiles, in one write with its counter shard: only after
-   * every output is durable. Throws LeaseLostError when the lease is no longer ours.
-   */
-  markDone(
-    runId: string,
-    metatile: Metatile,
-    owner: string,
-    outputs: MetatileOutputs,
-    durationMs: number,
-    request?: LedgerRequest,
-  ): Promise<void>;
-  /** A terminal data failure: recorded and counted, never retried. */
-  markFailed(runId: string, metatile: Metatile, owner: string, error: TileError): Promise<void>;
 
   /**
    * Records metatiles dropped without processing (a stopped run), so a re-drive finds them:

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { stoppedWithItsRun } from '../../lib/coordination/stale-stops.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
-import { outputsOf, seedLedgerRun } from './ledger-run.js';
+import { claimAs, outputsOf, seedLedgerRun } from './ledger-run.js';
 
 const stopped = { class: 'RunStoppedError', message: 'run cancelled' };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -16,8 +16,7 @@ export function ledgerBatchesContract(ledger: () => Ledger) {
   it('the run head is the run without its counters, read after every change', async () => {
     const l = ledger();
     const { runId, metatiles } = await seedLedgerRun(l, 2, 2);
-    await l.claim(runId, metatiles[0]!, 'w', 60_000);
-    await l.markDone(runId, metatiles[0]!, 'w', outputsOf(runId, metatiles[0]!), 1);
+    await (await claimAs(l, runId, metatiles[0]!, 'w', 60_000)).markDone(outputsOf(runId, metatiles[0]!), 1);
     await l.updateRun(runId, { status: 'CANCELLED', reason: 'operator' });
     const { counters, ...rest } = (await l.getRun(runId))!;
     expect(counters.done).toBe(2);
@@ -29,12 +28,10 @@ export function ledgerBatchesContract(ledger: () => Ledger) {
     const l = ledger();
     const { runId, metatiles } = await seedLedgerRun(l, 5, 2);
     const [, queued, dead, live, done] = metatiles;
-    await l.claim(runId, queued!, 'w', 60_000);
-    await l.release(runId, queued!, 'w', { state: 'QUEUED' });
+    await (await claimAs(l, runId, queued!, 'w', 60_000)).release({ state: 'QUEUED' });
     await l.claim(runId, dead!, 'dead', 1);
     await l.claim(runId, live!, 'live', 60_000);
-    await l.claim(runId, done!, 'w', 60_000);
-    await l.markDone(runId, done!, 'w', outputsOf(runId, done!), 1);
+    await (await claimAs(l, runId, done!, 'w', 60_000)).markDone(outputsOf(runId, done!), 1);
     await pause(20);
     await l.updateRun(runId, { status: 'CANCELLED' });
     await l.park(runId, metatiles, 'CANCELLED', stopped);
@@ -52,12 +49,13 @@ export function ledgerBatchesContract(ledger: () => Ledger) {
     const { runId, metatiles } = await seedLedgerRun(l, 5, 3);
     const [parked, failed, stranded, live, done] = metatiles;
     await l.park(runId, [parked!], 'PARKED', stopped);
-    await l.claim(runId, failed!, 'w', 60_000);
-    await l.markFailed(runId, failed!, 'w', { class: 'TileDataError', message: 'bad' });
+    await (await claimAs(l, runId, failed!, 'w', 60_000)).markFailed({
+      class: 'TileDataError',
+      message: 'bad',
+    });
     await l.claim(runId, stranded!, 'dead', 1);
     await l.claim(runId, live!, 'live', 60_000);
-    await l.claim(runId, done!, 'w', 60_000);
-    await l.markDone(runId, done!, 'w', outputsOf(runId, done!), 1);
+    await (await claimAs(l, runId, done!, 'w', 60_000)).markDone(outputsOf(runId, done!), 1);
     await pause(20);
     const moved = await l.unpark(runId);
     expect(new Set(moved.map((m) => m.id))).toEqual(new Set([parked!.id, failed!.id, stranded!.id]));
@@ -76,8 +74,10 @@ export function ledgerBatchesContract(ledger: () => Ledger) {
     const [parked, stranded, failed] = metatiles.map((m, i) => ({ ...m, members: [i, 40 + i] }));
     await l.park(runId, [parked!], 'PARKED', stopped);
     await l.claim(runId, stranded!, 'dead', 1);
-    await l.claim(runId, failed!, 'w', 60_000);
-    await l.markFailed(runId, failed!, 'w', { class: 'TileDataError', message: 'bad' });
+    await (await claimAs(l, runId, failed!, 'w', 60_000)).markFailed({
+      class: 'TileDataError',
+      message: 'bad',
+    });
     expect((await l.getMetatile(runId, stranded!.id))?.members).toEqual([1, 41]);
     await pause(20);
     const moved = await l.unpark(runId);
@@ -93,13 +93,14 @@ export function ledgerBatchesContract(ledger: () => Ledger) {
     const [cancelled, withRun, overBudget, failed, stranded] = metatiles;
     await l.park(runId, [cancelled!], 'CANCELLED', stopped);
     await l.park(runId, [withRun!], 'PARKED', stopped);
-    await l.claim(runId, overBudget!, 'w', 60_000);
-    await l.release(runId, overBudget!, 'w', {
+    await (await claimAs(l, runId, overBudget!, 'w', 60_000)).release({
       state: 'PARKED',
       error: { class: 'DeadlineExceededError', message: 'over budget' },
     });
-    await l.claim(runId, failed!, 'w', 60_000);
-    await l.markFailed(runId, failed!, 'w', { class: 'TileDataError', message: 'bad' });
+    await (await claimAs(l, runId, failed!, 'w', 60_000)).markFailed({
+      class: 'TileDataError',
+      message: 'bad',
+    });
     await l.claim(runId, stranded!, 'dead', 1);
     await pause(20);
     const moved = await l.unpark(runId, stoppedWithItsRun);

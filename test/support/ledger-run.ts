@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Ledger } from '../../lib/ledger/ledger.js';
+import type { ClaimHandle, Ledger } from '../../lib/ledger/ledger.js';
 import { tileIdFor, tileOutputKey } from '../../lib/model/ids.js';
 import { type Metatile, metatileOf } from '../../lib/model/metatile.js';
 import type { TileOutput } from '../../lib/model/run.js';
@@ -35,4 +35,18 @@ export function outputsOf(runId: string, metatile: Metatile): Map<string, TileOu
   return new Map(
     metatile.tiles.map((t) => [t.id, { key: tileOutputKey(runId, t), etag: `e-${t.id}`, bytes: 100 }]),
   );
+}
+
+/** Claims the metatile as `owner` — it must be free — and returns the claim's handle. */
+export async function claimAs(
+  ledger: Ledger,
+  runId: string,
+  metatile: Metatile,
+  owner: string,
+  leaseMs = 60_000,
+): Promise<ClaimHandle> {
+  const result = await ledger.claim(runId, metatile, owner, leaseMs);
+  if (result.outcome !== 'claimed')
+    throw new Error(`${owner} could not claim ${metatile.id}: ${result.outcome}`);
+  return result.claim;
 }

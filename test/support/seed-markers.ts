@@ -140,7 +140,7 @@ export async function seedDoneRun(
         }
         const claimed = await ledger.claim(run.runId, metatile, 'seeder', 600_000);
         if (claimed.outcome !== 'claimed') throw new Error(`seeding: claim found ${claimed.outcome}`);
-        await ledger.markDone(run.runId, metatile, 'seeder', outputs, 1);
+        await claimed.claim.markDone(outputs, 1);
         marked += tiles.length;
         options.onProgress?.(marked);
       }

@@ -1,4 +1,5 @@
 import type { RunStatus, TileState } from '../../model/run.js';
+import type { Guard } from '../metatiles/guard.js';
 import { and, or, type Part } from './expression.js';
 
 /** Named condition parts of the ledger's writes (docs/architecture.md, "Ledger"). */
@@ -32,8 +33,17 @@ export const expiredClaim = (now: number): Part => and(inState('CLAIMED'), lease
 /** Ours, and still claimed: the condition of every owner's transition. */
 export const ownClaim = (owner: string): Part => and(heldBy(owner), inState('CLAIMED'));
 
-/** Free to take: never touched, queued, or a claim whose lease expired. */
-export const claimable = (now: number): Part => or(itemAbsent, inState('QUEUED'), expiredClaim(now));
+/** A metatile transition's guard (metatiles/guard.ts) as a condition: any of its clauses. */
+export function guardCondition(guard: Guard): Part {
+  const parts: Part[] = [
+    ...(guard.absent ? [itemAbsent] : []),
+    ...(guard.states ?? []).map(inState),
+    ...(guard.expiredBefore === undefined ? [] : [expiredClaim(guard.expiredBefore)]),
+    ...(guard.ownClaim === undefined ? [] : [ownClaim(guard.ownClaim)]),
+  ];
+  if (parts.length === 0) throw new RangeError('a transition guard needs at least one clause');
+  return or(...parts);
+}
 
 export const runStatusIn = (statuses: readonly RunStatus[]): Part => ({
   text: `#status IN (${statuses.map((_, i) => `:from${i}`).join(', ')})`,

@@ -59,7 +59,7 @@ function merge(all: readonly Readonly<Record<string, unknown>>[]): Record<string
     for (const [k, v] of Object.entries(values)) {
       // Two parts may share a placeholder only when they mean the same value.
       if (k in out && JSON.stringify(out[k]) !== JSON.stringify(v))
-        throw new Error(`expression placeholder ${k} bound to two values`);
+        throw new RangeError(`expression placeholder ${k} bound to two values`);
       out[k] = v;
     }
   }
@@ -103,6 +103,6 @@ export function expression(spec: UpdateSpec): ExpressionParams {
 /** The fields of an Update: like `expression`, with the update clause it must have. */
 export function updateExpression(spec: UpdateSpec): ExpressionParams & { readonly UpdateExpression: string } {
   const params = expression(spec);
-  if (!params.UpdateExpression) throw new Error('an update needs at least one SET, ADD or REMOVE part');
+  if (!params.UpdateExpression) throw new RangeError('an update needs at least one SET, ADD or REMOVE part');
   return { ...params, UpdateExpression: params.UpdateExpression };
 }

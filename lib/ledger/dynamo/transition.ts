@@ -1,48 +1,72 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortOf } from '../../aws/abort-of.js';
-import type { CounterField } from '../items.js';
 import { counterKey, metatileKey } from '../keys.js';
 import type { LedgerRequest } from '../ledger.js';
+import type { Applied } from '../metatiles/store.js';
+import { LEASE_FIELDS, type Transition } from '../metatiles/transitions.js';
+import { isConditionFailure } from './classify-error.js';
+import { guardCondition } from './conditions.js';
 import type { LedgerContext } from './context.js';
-import { increment, type UpdateSpec, updateExpression } from './expression.js';
+import { assign, increment, removal, type UpdateSpec, updateExpression } from './expression.js';
 
-export type Counts = Partial<Record<CounterField, number>>;
+const LEASE_REMOVAL = removal([...LEASE_FIELDS]);
+
+/** A row of the metatile table (metatiles/transitions.ts) as an UpdateItem's expressions. */
+function specOf(t: Transition): UpdateSpec {
+  return {
+    set: [assign(t.set)],
+    add: Object.keys(t.add).length > 0 ? [increment(t.add)] : [],
+    remove: t.dropLease ? [LEASE_REMOVAL] : [],
+    condition: guardCondition(t.guard),
+  };
+}
 
 /**
- * The one way a metatile changes state: its item's update and, when the change is counted, the
- * count on the metatile's counter shard, all or nothing. The transaction carries one client
- * token across retries, so a retry after an ambiguous 5xx cannot apply it twice.
+ * Executes a metatile transition: its item's update and, when the change is counted, the count
+ * on the metatile's counter shard, all or nothing. A counted change is a transaction that carries
+ * one client token across retries, so a retry after an ambiguous 5xx cannot apply it twice.
+ * Undefined when the guard did not hold.
  */
-export async function transition(
+export async function applyTransition(
   ctx: LedgerContext,
   runId: string,
   metatileId: string,
-  spec: UpdateSpec,
-  counts: Counts = {},
-  /** The change records finished work (a marker, a failure): it is retried longer (context.ts). */
-  afterWork = false,
+  t: Transition,
   request?: LedgerRequest,
-): Promise<void> {
-  const retrying = afterWork ? ctx.retryingAfterWork : ctx.retrying;
-  const counted = Object.fromEntries(Object.entries(counts).filter(([, n]) => n !== 0 && n !== undefined));
-  const update = { TableName: ctx.table, Key: metatileKey(runId, metatileId), ...updateExpression(spec) };
-  if (Object.keys(counted).length === 0) {
-    await retrying(() => ctx.db.send(new UpdateCommand(update), abortOf(request)));
-    return;
-  }
-  const command = new TransactWriteCommand({
-    ClientRequestToken: randomUUID(),
-    TransactItems: [
-      { Update: update },
-      {
-        Update: {
-          TableName: ctx.table,
-          Key: counterKey(runId, metatileId),
-          ...updateExpression({ add: [increment(counted as Record<string, number>)] }),
+): Promise<Applied | undefined> {
+  const retrying = t.afterWork ? ctx.retryingAfterWork : ctx.retrying;
+  const counted = Object.fromEntries(Object.entries(t.counts).filter(([, n]) => n !== 0 && n !== undefined));
+  const update = {
+    TableName: ctx.table,
+    Key: metatileKey(runId, metatileId),
+    ...updateExpression(specOf(t)),
+  };
+  try {
+    if (Object.keys(counted).length === 0) {
+      const r = await retrying(() =>
+        ctx.db.send(new UpdateCommand({ ...update, ReturnValues: 'UPDATED_NEW' }), abortOf(request)),
+      );
+      const attempts = r.Attributes?.attempts;
+      return attempts === undefined ? {} : { attempts: Number(attempts) };
+    }
+    const command = new TransactWriteCommand({
+      ClientRequestToken: randomUUID(),
+      TransactItems: [
+        { Update: update },
+        {
+          Update: {
+            TableName: ctx.table,
+            Key: counterKey(runId, metatileId),
+            ...updateExpression({ add: [increment(counted as Record<string, number>)] }),
+          },
         },
-      },
-    ],
-  });
-  await retrying(() => ctx.db.send(command, abortOf(request)));
+      ],
+    });
+    await retrying(() => ctx.db.send(command, abortOf(request)));
+    return {};
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }

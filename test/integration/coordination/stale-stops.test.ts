@@ -4,7 +4,7 @@ import { parseTileMessage } from '../../../lib/model/message.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { ADMINISTRATOR } from '../../../local/stack/stack.js';
 import { startTestHub } from '../../support/hub.js';
-import { outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
+import { claimAs, outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
 
 // No workers: the message the progress check sends stays on the queue for the test to read.
 let hub: LocalHub;
@@ -22,8 +22,7 @@ describe('the progress check, under its own role', () => {
     const admin = hub.principal(ADMINISTRATOR);
     const { runId, metatiles } = await seedLedgerRun(admin.ledger, 2, 16);
     const [done, stopped] = metatiles as [(typeof metatiles)[0], (typeof metatiles)[0]];
-    expect((await admin.ledger.claim(runId, done, 'w', 60_000)).outcome).toBe('claimed');
-    await admin.ledger.markDone(runId, done, 'w', outputsOf(runId, done), 1);
+    await (await claimAs(admin.ledger, runId, done, 'w')).markDone(outputsOf(runId, done), 1);
     await admin.ledger.park(runId, [stopped], 'CANCELLED', {
       class: 'RunStoppedError',
       message: 'the run was cancelled',

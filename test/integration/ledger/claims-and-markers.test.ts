@@ -5,7 +5,7 @@ import { createDynamoLedger } from '../../../lib/ledger/dynamodb-ledger.js';
 import { LeaseLostError } from '../../../lib/ledger/errors.js';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
 import type { TileState } from '../../../lib/model/run.js';
-import { outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
+import { claimAs, outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
 import { stackClients } from '../../support/stack-clients.js';
 
 type MiddlewareStack = { add(middleware: unknown, options: Record<string, unknown>): void };
@@ -23,7 +23,7 @@ describe('claims and markers on DynamoDB Local', () => {
           metatiles.map(async (m) => {
             const claim = await ledger.claim(runId, m, `w${w}`, 60_000);
             if (claim.outcome !== 'claimed') return 0;
-            await ledger.markDone(runId, m, `w${w}`, outputsOf(runId, m), 5);
+            await claim.claim.markDone(outputsOf(runId, m), 5);
             return 1;
           }),
         ),
@@ -49,8 +49,7 @@ describe('claims and markers on DynamoDB Local', () => {
       const counter = createDynamoLedger(counting.documents, config.table);
       const { runId, metatiles } = await seedLedgerRun(ledger, 4, 16);
       for (const m of metatiles) {
-        expect((await counter.claim(runId, m, 'w', 60_000)).outcome).toBe('claimed');
-        await counter.markDone(runId, m, 'w', outputsOf(runId, m), 1);
+        await (await claimAs(counter, runId, m, 'w')).markDone(outputsOf(runId, m), 1);
       }
       const writes =
         (counted.get('UpdateItemCommand') ?? 0) + (counted.get('TransactWriteItemsCommand') ?? 0);
@@ -108,16 +107,15 @@ describe('claims and markers on DynamoDB Local', () => {
   it('a lease that expired and was taken over cannot be marked, extended or released by its old owner', async () => {
     const { runId, metatiles } = await seedLedgerRun(ledger, 1, 4);
     const m = metatiles[0]!;
-    expect((await ledger.claim(runId, m, 'old', 1)).outcome).toBe('claimed');
+    const old = await claimAs(ledger, runId, m, 'old', 1);
     await new Promise((r) => setTimeout(r, 20));
-    expect(await ledger.claim(runId, m, 'new', 60_000)).toEqual({ outcome: 'claimed', attempts: 2 });
-    await expect(ledger.markDone(runId, m, 'old', outputsOf(runId, m), 1)).rejects.toBeInstanceOf(
-      LeaseLostError,
-    );
-    await expect(ledger.extendLease(runId, m.id, 'old', 1_000)).rejects.toBeInstanceOf(LeaseLostError);
-    await ledger.release(runId, m, 'old', { state: 'QUEUED', error: { class: 'E', message: 'x' } });
+    const taken = await ledger.claim(runId, m, 'new', 60_000);
+    expect(taken).toMatchObject({ outcome: 'claimed', attempts: 2 });
+    await expect(old.markDone(outputsOf(runId, m), 1)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(old.extend()).rejects.toBeInstanceOf(LeaseLostError);
+    await old.release({ state: 'QUEUED', error: { class: 'E', message: 'x' } });
     expect((await ledger.getMetatile(runId, m.id))?.owner).toBe('new');
-    await ledger.markDone(runId, m, 'new', outputsOf(runId, m), 1);
+    if (taken.outcome === 'claimed') await taken.claim.markDone(outputsOf(runId, m), 1);
     expect((await ledger.getRun(runId))?.counters).toMatchObject({ done: 4, retried: 0 });
     expect(await ledger.claim(runId, m, 'late', 60_000)).toEqual({ outcome: 'done' });
   });
@@ -143,10 +141,10 @@ describe('claims and markers on DynamoDB Local', () => {
       const { runId, metatiles } = await seedLedgerRun(ledger, 1, 16);
       const claim = await lossyLedger.claim(runId, metatiles[0]!, 'w', 60_000);
       expect(lost).toBe(1);
-      expect(claim).toEqual({ outcome: 'claimed', attempts: 1 });
+      expect(claim).toMatchObject({ outcome: 'claimed', attempts: 1 });
       // Still exclusive: another worker is told it is held, and ours can be marked.
       expect((await ledger.claim(runId, metatiles[0]!, 'other', 60_000)).outcome).toBe('held');
-      await ledger.markDone(runId, metatiles[0]!, 'w', outputsOf(runId, metatiles[0]!), 1);
+      if (claim.outcome === 'claimed') await claim.claim.markDone(outputsOf(runId, metatiles[0]!), 1);
       expect((await ledger.getRun(runId))?.counters).toMatchObject({ done: 16 });
     } finally {
       lossy.destroy();
@@ -166,12 +164,12 @@ describe('claims and markers on DynamoDB Local', () => {
     const { runId, metatiles } = await seedLedgerRun(ledger, 5, 3);
     const error = { class: 'TileRetryableError', message: 'x' };
     const [a, b, c, d, e] = metatiles;
-    for (const m of metatiles) await ledger.claim(runId, m, 'w', 60_000);
-    await ledger.release(runId, a!, 'w', { state: 'QUEUED', error });
-    await ledger.release(runId, b!, 'w', { state: 'QUEUED', error, interrupted: true });
-    await ledger.release(runId, c!, 'w', { state: 'PARKED', error });
-    await ledger.release(runId, d!, 'w', { state: 'CANCELLED', error });
-    await ledger.markFailed(runId, e!, 'w', { class: 'TileDataError', message: 'bad' });
+    const held = (m: (typeof metatiles)[number] | undefined) => claimAs(ledger, runId, m!, 'w');
+    await (await held(a)).release({ state: 'QUEUED', error });
+    await (await held(b)).release({ state: 'QUEUED', error, interrupted: true });
+    await (await held(c)).release({ state: 'PARKED', error });
+    await (await held(d)).release({ state: 'CANCELLED', error });
+    await (await held(e)).markFailed({ class: 'TileDataError', message: 'bad' });
     const run = await ledger.getRun(runId);
     expect(run?.counters).toMatchObject({
       retried: 3,

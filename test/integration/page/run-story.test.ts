@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tileIdFor } from '../../../lib/model/ids.js';
 import { type Metatile, metatileOf } from '../../../lib/model/metatile.js';
 import { runStory } from '../../../local/server/page/run-story.js';
+import { claimAs } from '../../support/ledger-run.js';
 import { stackClients } from '../../support/stack-clients.js';
 
 const { config, ledger, destroy } = stackClients();
@@ -26,11 +27,8 @@ describe("the run story's redone work and interruptions, from the ledger (issue 
       metatileOf(
         xs.map((x) => ({ id: tileIdFor(runId, 'raster-xyz', 'v1', { z: 10, x, y: 1 }), z: 10, x, y: 1 })),
       );
-    const done = (m: Metatile, owner: string) =>
-      ledger.markDone(
-        runId,
-        m,
-        owner,
+    const done = async (m: Metatile, owner: string) =>
+      (await claimAs(ledger, runId, m, owner, LEASE_MS)).markDone(
         new Map(m.tiles.map((t) => [t.id, { key: `tiles/${t.id}.tif`, etag: 'x', bytes: 1 }])),
         10,
       );
@@ -40,22 +38,22 @@ describe("the run story's redone work and interruptions, from the ledger (issue 
       block([6]),
     ];
     // Four sub-tiles: a spot reclaim, then done on the second attempt.
-    await ledger.claim(runId, interruptedOnce, 'w1', LEASE_MS);
-    await ledger.release(runId, interruptedOnce, 'w1', { state: 'QUEUED', interrupted: true });
-    await ledger.claim(runId, interruptedOnce, 'w2', LEASE_MS);
+    await (await claimAs(ledger, runId, interruptedOnce, 'w1', LEASE_MS)).release({
+      state: 'QUEUED',
+      interrupted: true,
+    });
     await done(interruptedOnce, 'w2');
     // Two sub-tiles: a retryable failure, an interruption, done on the third attempt.
-    await ledger.claim(runId, failedThenInterrupted, 'w1', LEASE_MS);
-    await ledger.release(runId, failedThenInterrupted, 'w1', {
+    await (await claimAs(ledger, runId, failedThenInterrupted, 'w1', LEASE_MS)).release({
       state: 'QUEUED',
       error: { class: 'TileRetryableError', message: 'GDAL read timed out' },
     });
-    await ledger.claim(runId, failedThenInterrupted, 'w2', LEASE_MS);
-    await ledger.release(runId, failedThenInterrupted, 'w2', { state: 'QUEUED', interrupted: true });
-    await ledger.claim(runId, failedThenInterrupted, 'w3', LEASE_MS);
+    await (await claimAs(ledger, runId, failedThenInterrupted, 'w2', LEASE_MS)).release({
+      state: 'QUEUED',
+      interrupted: true,
+    });
     await done(failedThenInterrupted, 'w3');
     // One sub-tile, done at once: not redone.
-    await ledger.claim(runId, firstTime, 'w1', LEASE_MS);
     await done(firstTime, 'w1');
 
     const story = await runStory(ledger, (await ledger.getRun(runId))!);

@@ -150,12 +150,17 @@ describe('handleMessage: one message, one metatile', () => {
 
   it('a busy ledger at the marker: given back uncounted, the breaker sees nothing', async () => {
     const { ledger, queue, runId, metatile, deps, message } = await setup();
-    const markDone = ledger.markDone.bind(ledger);
-    ledger.markDone = async () => {
-      throw new LedgerBusyError('busy');
+    const claim = ledger.claim.bind(ledger);
+    ledger.claim = async (...args) => {
+      const result = await claim(...args);
+      if (result.outcome !== 'claimed') return result;
+      const markDone = async () => {
+        throw new LedgerBusyError('busy');
+      };
+      return { ...result, claim: { ...result.claim, markDone } };
     };
     expect(await handleMessage(deps, message())).toBe('interrupted');
-    ledger.markDone = markDone;
+    ledger.claim = claim;
     expect((await ledger.getMetatile(runId, metatile.id))?.state).toBe('QUEUED');
     expect((await ledger.getRun(runId))?.counters).toMatchObject({ retried: 0, failed: 0, done: 0 });
     expect(queue.actions).toEqual(['requeue m1']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkProgress } from '../../../../lib/coordination/check-progress.js';
 import { parseTileMessage } from '../../../../lib/model/message.js';
-import { outputsOf, seedLedgerRun } from '../../../support/ledger-run.js';
+import { claimAs, outputsOf, seedLedgerRun } from '../../../support/ledger-run.js';
 import { createMemoryLedger } from '../../../support/memory-ledger.js';
 import { createRecordingQueue } from '../../../support/recording-queue.js';
 
@@ -13,11 +13,9 @@ async function accountedRun(stops: { state: 'PARKED' | 'CANCELLED'; error: typeo
   const ledger = createMemoryLedger();
   const { runId, metatiles } = await seedLedgerRun(ledger, 3, 4);
   const [done, ...rest] = metatiles;
-  await ledger.claim(runId, done!, 'w', 60_000);
-  await ledger.markDone(runId, done!, 'w', outputsOf(runId, done!), 1);
+  await (await claimAs(ledger, runId, done!, 'w', 60_000)).markDone(outputsOf(runId, done!), 1);
   for (const [i, stop] of stops.entries()) {
-    await ledger.claim(runId, rest[i]!, 'w', 60_000);
-    await ledger.release(runId, rest[i]!, 'w', stop);
+    await (await claimAs(ledger, runId, rest[i]!, 'w', 60_000)).release(stop);
   }
   const sent: string[] = [];
   const queue = createRecordingQueue();

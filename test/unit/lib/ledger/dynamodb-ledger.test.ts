@@ -2,8 +2,11 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ledgerContext } from '../../../../lib/ledger/dynamo/context.js';
+import { dynamoMetatileStore } from '../../../../lib/ledger/dynamo/metatile-store.js';
 import { createDynamoLedger } from '../../../../lib/ledger/dynamodb-ledger.js';
 import { LeaseLostError, LedgerBusyError } from '../../../../lib/ledger/errors.js';
+import { claimHandle } from '../../../../lib/ledger/metatiles/claim-handle.js';
 import { metatileOf } from '../../../../lib/model/metatile.js';
 
 const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1', maxAttempts: 1 }));
@@ -11,20 +14,29 @@ const mock = mockClient(documents);
 afterEach(() => mock.reset());
 
 const sleeps: number[] = [];
-const ledger = createDynamoLedger(documents, 'ledger', {
+const options = {
   now: () => 1_000_000,
   retry: {
     attempts: 4,
     baseDelayMs: 10,
     maxDelayMs: 40,
-    sleep: async (ms) => void sleeps.push(ms),
+    sleep: async (ms: number) => void sleeps.push(ms),
     random: () => 0.5,
   },
-});
+};
+const ledger = createDynamoLedger(documents, 'ledger', options);
 const metatile = metatileOf([
   { id: 'aaaaaaaaaaaaaaaa', z: 3, x: 1, y: 1 },
   { id: 'bbbbbbbbbbbbbbbb', z: 3, x: 2, y: 1 },
 ]);
+/** w1's claim, as `claim` hands it out: its calls go to the mocked client. */
+const held = claimHandle(
+  dynamoMetatileStore(ledgerContext(documents, 'ledger', options)),
+  'r-00000001',
+  metatile,
+  'w1',
+  60_000,
+);
 const outputs = new Map(
   metatile.tiles.map((t) => [t.id, { key: `tiles/r/${t.id}.tif`, etag: 'e', bytes: 1 }]),
 );
@@ -51,7 +63,7 @@ describe('the DynamoDB ledger under AWS errors', () => {
   it('a marker cancelled by transaction conflicts is retried with back-off, one client token throughout', async () => {
     sleeps.length = 0;
     mock.on(TransactWriteCommand).rejectsOnce(conflict()).rejectsOnce(conflict()).resolves({});
-    await ledger.markDone('r-00000001', metatile, 'w1', outputs, 5);
+    await held.markDone(outputs, 5);
     const calls = mock.commandCalls(TransactWriteCommand);
     expect(calls).toHaveLength(3);
     const tokens = new Set(calls.map((c) => c.args[0].input.ClientRequestToken));
@@ -71,7 +83,7 @@ describe('the DynamoDB ledger under AWS errors', () => {
       .rejectsOnce(throttled())
       .rejectsOnce(serverError())
       .resolves({ Attributes: { attempts: 1 } });
-    expect(await ledger.claim('r-00000001', metatile, 'w1', 60_000)).toEqual({
+    expect(await ledger.claim('r-00000001', metatile, 'w1', 60_000)).toMatchObject({
       outcome: 'claimed',
       attempts: 1,
     });
@@ -80,7 +92,7 @@ describe('the DynamoDB ledger under AWS errors', () => {
 
   it('a ledger that stays busy ends in LedgerBusyError after the bounded attempts', async () => {
     mock.on(TransactWriteCommand).rejects(conflict());
-    const error = await ledger.markDone('r-00000001', metatile, 'w1', outputs, 5).catch((e: unknown) => e);
+    const error = await held.markDone(outputs, 5).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LedgerBusyError);
     expect((error as Error).cause).toBeInstanceOf(TransactionCanceledException);
     // A marker follows the work: half as many attempts again as the policy's 4 (a claim gets 4).
@@ -104,9 +116,7 @@ describe('the DynamoDB ledger under AWS errors', () => {
         CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
       }),
     );
-    await expect(ledger.markDone('r-00000001', metatile, 'w1', outputs, 5)).rejects.toBeInstanceOf(
-      LeaseLostError,
-    );
+    await expect(held.markDone(outputs, 5)).rejects.toBeInstanceOf(LeaseLostError);
     expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
@@ -118,19 +128,19 @@ describe('the DynamoDB ledger under AWS errors', () => {
         CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
       }),
     );
-    await ledger.release('r-00000001', metatile, 'w1', {
+    await held.release({
       state: 'PARKED',
       error: { class: 'E', message: 'm' },
     });
     mock.on(TransactWriteCommand).rejects(Object.assign(new Error('bad'), { name: 'ValidationException' }));
-    await expect(
-      ledger.release('r-00000001', metatile, 'w1', { state: 'PARKED', error: { class: 'E', message: 'm' } }),
-    ).rejects.toThrow('bad');
+    await expect(held.release({ state: 'PARKED', error: { class: 'E', message: 'm' } })).rejects.toThrow(
+      'bad',
+    );
   });
 
   it('an uncounted release is one plain update, no transaction', async () => {
     mock.on(UpdateCommand).resolves({});
-    await ledger.release('r-00000001', metatile, 'w1', { state: 'QUEUED' });
+    await held.release({ state: 'QUEUED' });
     expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(0);
     const [call] = mock.commandCalls(UpdateCommand);
     expect(call?.args[0].input.ConditionExpression).toBe('(#owner = :owner) AND (#state = :is_CLAIMED)');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimable, ownClaim } from '../../../../../lib/ledger/dynamo/conditions.js';
+import { guardCondition, ownClaim } from '../../../../../lib/ledger/dynamo/conditions.js';
 import {
   assign,
   expression,
@@ -12,7 +12,7 @@ describe('expressions from named parts', () => {
   it('a claim reads as its parts, with every name and value it uses and no other', () => {
     const e = updateExpression({
       set: [assign({ state: 'CLAIMED', owner: 'w1' })],
-      condition: claimable(42),
+      condition: guardCondition({ absent: true, states: ['QUEUED'], expiredBefore: 42 }),
     });
     expect(e.UpdateExpression).toBe('SET #state = :state, #owner = :owner');
     expect(e.ConditionExpression).toBe(
@@ -54,7 +54,11 @@ describe('expressions from named parts', () => {
     ).toThrow(/:owner bound to two values/);
   });
 
+  it('a guard without a clause is refused: it would be an unconditional write', () => {
+    expect(() => guardCondition({})).toThrow(/at least one clause/);
+  });
+
   it('an update without a clause is refused', () => {
-    expect(() => updateExpression({ condition: claimable(1) })).toThrow(/at least one SET, ADD or REMOVE/);
+    expect(() => updateExpression({ condition: ownClaim('w1') })).toThrow(/at least one SET, ADD or REMOVE/);
   });
 });

@@ -5,7 +5,7 @@ import { tileIdFor } from '../../../../../lib/model/ids.js';
 import { MAX_TILES_PER_MESSAGE } from '../../../../../lib/model/metatile.js';
 import { coverMetatiles } from '../../../../../lib/split/group-metatiles.js';
 import { createRunTilesReader } from '../../../../../local/server/page/run-tiles.js';
-import { outputsOf } from '../../../../support/ledger-run.js';
+import { claimAs, outputsOf } from '../../../../support/ledger-run.js';
 import { createMemoryLedger } from '../../../../support/memory-ledger.js';
 import { createMemoryStore } from '../../../../support/memory-store.js';
 
@@ -28,8 +28,7 @@ async function runOf40() {
     total: 40,
   });
   const [first, second] = await allManifestMetatiles(store, runId);
-  await ledger.claim(runId, first!, 'w', 60_000);
-  await ledger.markDone(runId, first!, 'w', outputsOf(runId, first!), 1);
+  await (await claimAs(ledger, runId, first!, 'w', 60_000)).markDone(outputsOf(runId, first!), 1);
   await ledger.claim(runId, second!, 'w', 60_000);
   return { store, ledger, runId };
 }
