@@ -1,3 +1,4 @@
+import { CONTAINER_FUNCTIONS } from '../../functions/registry.js';
 import type { Config } from '../../lib/config/config.js';
 import type { LocalStack } from '../stack/stack.js';
 import { type LambdaLimits, readLambdaLimits } from '../statemachine/lambda-limits.js';
@@ -26,8 +27,8 @@ export const FUNCTION_KEYS_ENV = 'GEOHUB_LOCAL_FUNCTION_KEYS';
 export function functionKeys(stack: LocalStack): Record<string, string> {
   const { iam } = stack;
   if (!iam) return {};
-  const files = ['split', 'enqueue', 'check-progress', 'drain', 'finalize', 'mark-failed'];
-  return { [FUNCTION_KEYS_ENV]: JSON.stringify(Object.fromEntries(files.map((f) => [f, iam.keyFor(f)]))) };
+  const keys = Object.fromEntries(CONTAINER_FUNCTIONS.map((f) => [f, iam.keyFor(f)]));
+  return { [FUNCTION_KEYS_ENV]: JSON.stringify(keys) };
 }
 
 /** The Lambda containers of the state machine's tasks, configured from the environment as on AWS. */
@@ -35,7 +36,7 @@ export function startLambdas(env: Promise<Record<string, string>>, options: Loca
   // Only the state machine's tasks run here (on-upload, reaper and redrive are called directly).
   const all = readLambdaLimits();
   const limits: Record<string, LambdaLimits> = {};
-  for (const fn of ['split', 'enqueue', 'check-progress', 'drain', 'finalize', 'mark-failed'])
+  for (const fn of CONTAINER_FUNCTIONS)
     limits[fn] = { ...all[fn]!, ...(options.lambdaLimits ? options.lambdaLimits[fn] : {}) };
   return createLambdaPool({ env, limits, onRequest: options.onAwsRequest });
 }

@@ -1,10 +1,16 @@
+import type { FunctionDeps } from '../../functions/deps.js';
+import {
+  CONTAINER_FUNCTIONS,
+  type ContainerState,
+  FUNCTIONS,
+  type FunctionTask,
+} from '../../functions/registry.js';
 import { guardedInvoke } from '../iam/guard-calls.js';
 import type { LocalIam } from '../iam/local-iam.js';
 import type { LambdaPool } from '../statemachine/lambda-pool.js';
 import type { PrincipalDeps } from './principal-deps.js';
 
 type Handler = (event: unknown) => Promise<unknown>;
-type Task = (deps: PrincipalDeps) => Handler;
 
 /**
  * The state machine's Lambda tasks: in their containers (the pool), or without containers in
@@ -16,31 +22,18 @@ export function taskHandlers(
   lambdas: LambdaPool | undefined,
   iam: LocalIam | undefined,
   as: (principal: string) => PrincipalDeps,
-): Record<'Split' | 'Enqueue' | 'CheckProgress' | 'Drain' | 'Finalize' | 'MarkFailed', Handler> {
-  const task = (fn: string, load: () => Promise<Task>): Handler => {
+): Record<ContainerState, Handler> {
+  const task = (fn: string, load: () => Promise<FunctionTask>): Handler => {
     if (lambdas)
       return guardedInvoke(iam, 'state-machine', fn, (event: unknown) => lambdas.invoke(fn, event));
     let local: Promise<Handler> | undefined;
     return guardedInvoke(iam, 'state-machine', fn, async (event: unknown) => {
-      local ??= load().then((make) => make(as(fn)));
+      // The hub's principal deps lack only the starter, which no container task uses.
+      local ??= load().then((make) => make(as(fn) as FunctionDeps));
       return (await local)(event);
     });
   };
-  return {
-    Split: task('split', async () => (await import('../../functions/split.js')).splitTask as Task),
-    Enqueue: task('enqueue', async () => (await import('../../functions/enqueue.js')).enqueueTask as Task),
-    CheckProgress: task(
-      'check-progress',
-      async () => (await import('../../functions/check-progress.js')).checkProgressTask as Task,
-    ),
-    Drain: task('drain', async () => (await import('../../functions/drain.js')).drainTask as Task),
-    Finalize: task(
-      'finalize',
-      async () => (await import('../../functions/finalize.js')).finalizeTask as Task,
-    ),
-    MarkFailed: task(
-      'mark-failed',
-      async () => (await import('../../functions/mark-failed.js')).markFailedTask as Task,
-    ),
-  };
+  return Object.fromEntries(
+    CONTAINER_FUNCTIONS.map((fn) => [FUNCTIONS[fn].state, task(fn, FUNCTIONS[fn].container)]),
+  ) as Record<ContainerState, Handler>;
 }

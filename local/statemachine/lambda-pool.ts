@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { GeohubError } from '../../lib/errors/geohub-error.js';
 import { bundledEntry } from '../bundled-entry.js';
+import { ResourceDefinitionError } from '../stack/errors.js';
+import { LambdaPoolStoppedError } from './errors.js';
 import type { LambdaLimits } from './lambda-limits.js';
 
 /** How a local invocation ended when AWS would have ended it: the error names Lambda reports. */
@@ -166,10 +168,11 @@ export function createLambdaPool(options: LambdaPoolOptions): LambdaPool {
   return {
     async invoke(fn, event) {
       const limits = options.limits[fn];
-      if (!limits) throw new Error(`no limits for the ${fn} function in serverless.yml`);
+      if (!limits) throw new ResourceDefinitionError(`no limits for the ${fn} function in serverless.yml`);
       // A task still on its way when the hub stops (the progress check waits before it invokes,
       // local-hub.ts) starts no container: its thread would keep the process from exiting.
-      if (stopped) throw new Error(`the local Lambda pool is stopped: ${fn} was not invoked`);
+      if (stopped)
+        throw new LambdaPoolStoppedError(`the local Lambda pool is stopped: ${fn} was not invoked`);
       const pool = idle.get(fn) ?? [];
       idle.set(fn, pool);
       let container = pool.pop();

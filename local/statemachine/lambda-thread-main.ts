@@ -1,27 +1,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type FunctionDeps, functionDeps } from '../../functions/deps.js';
+import { functionDeps } from '../../functions/deps.js';
+import { FUNCTIONS, type FunctionTask } from '../../functions/registry.js';
+import { ResourceDefinitionError } from '../stack/errors.js';
 
 /**
  * One warm "container" of a local Lambda function: a worker thread whose heap is capped at
  * the function's memory size (lambda-pool.ts), building its dependencies from the
  * environment once, as the deployed handler does, then serving one invocation at a time.
  */
-type Task = (deps: FunctionDeps) => (event: unknown) => Promise<unknown>;
-// Each container loads its own function's code only, as its Lambda bundle holds only that: the
-// split's CRS database is not parsed six times over at start-up.
-const tasks: Record<string, () => Promise<Task>> = {
-  split: async () => (await import('../../functions/split.js')).splitTask,
-  enqueue: async () => (await import('../../functions/enqueue.js')).enqueueTask,
-  'check-progress': async () => (await import('../../functions/check-progress.js')).checkProgressTask,
-  drain: async () => (await import('../../functions/drain.js')).drainTask,
-  finalize: async () => (await import('../../functions/finalize.js')).finalizeTask,
-  'mark-failed': async () => (await import('../../functions/mark-failed.js')).markFailedTask,
-};
-
 const port = parentPort!;
 const data = workerData as { fn: string; env?: NodeJS.ProcessEnv; countRequests: boolean };
-const load = tasks[data.fn];
-if (!load) throw new Error(`no local function ${data.fn}`);
+// Each container loads its own function's code only (functions/registry.ts).
+const load = (FUNCTIONS as Record<string, { container?: () => Promise<FunctionTask> }>)[data.fn]?.container;
+if (!load) throw new ResourceDefinitionError(`no local function ${data.fn}`);
 // The code first: a pool started before its stack sends the environment once the stack is up.
 const makeTask = await load();
 const stackEnv =

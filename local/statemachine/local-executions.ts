@@ -1,6 +1,7 @@
 import './polyfill.js';
 import { ExecutionAbortedError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
 import type { ExecutionStarter } from '../../lib/executions/execution-starter.js';
+import { ExecutionDoesNotExistError } from './errors.js';
 import {
   AWS_HISTORY_LIMIT,
   AWS_PAYLOAD_LIMIT_BYTES,
@@ -197,7 +198,7 @@ export function createLocalExecutions(options: LocalExecutionsOptions): LocalExe
     },
     async wait(arn) {
       const execution = executions.get(arn);
-      if (!execution) throw new Error(`no execution ${arn}`);
+      if (!execution) throw new ExecutionDoesNotExistError(`no execution ${arn}`);
       await execution.done;
       return execution;
     },
