@@ -19,3 +19,8 @@ export class RunCancelledError extends GeohubError {
 export class RequeueFailedError extends GeohubError {
   override readonly name = 'RequeueFailedError';
 }
+
+/** A run's tiles cannot make one mosaic (a marker's tile is not a raster, or another zoom). */
+export class MosaicInputError extends GeohubError {
+  override readonly name = 'MosaicInputError';
+}

@@ -7,6 +7,7 @@ import { listTiles } from '../ledger/tile-records.js';
 import type { RunCounters, TileError } from '../model/run.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
+import { MosaicInputError } from './errors.js';
 import { RUN_OUTPUTS, runOutputPrefix } from './run-outputs.js';
 import { TileSet } from './tile-set.js';
 import { writeMosaic } from './write-mosaic.js';
@@ -84,7 +85,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   if (sample) {
     // Every tile of a run shares the band layout: one header read (ranged GETs).
     const { header } = await readSourceHeader(deps.store, sample.key);
-    if (header.kind !== 'raster') throw new Error(`tile ${sample.key} is not a raster`);
+    if (header.kind !== 'raster') throw new MosaicInputError(`tile ${sample.key} is not a raster`);
     const blocks = tiles.blocks(BLOCK_TILES);
     const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
     // No object keys in what a catalogue shows: the source by its file name only.

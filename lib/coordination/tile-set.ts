@@ -1,3 +1,5 @@
+import { MosaicInputError } from './errors.js';
+
 /**
  * The done tiles of one run, in typed arrays: a million tiles take about 16 MB, where a
  * million objects would take hundreds (docs/architecture.md, "Finalize and outputs"). Extents are kept
@@ -16,7 +18,8 @@ export class TileSet {
 
   add(z: number, x: number, y: number, bytes: number): void {
     if (this.z === -1) this.z = z;
-    else if (z !== this.z) throw new Error(`a run's tiles share one zoom: found ${z} beside ${this.z}`);
+    else if (z !== this.z)
+      throw new MosaicInputError(`a run's tiles share one zoom: found ${z} beside ${this.z}`);
     if (this.count === this.xs.length) this.grow();
     this.xs[this.count] = x;
     this.ys[this.count] = y;

@@ -1,4 +1,5 @@
 import { fromFile } from 'geotiff';
+import { TileGridMismatchError } from '../operations/errors.js';
 import type { GeoTransform } from '../source/source-header.js';
 
 /** Where a GeoTIFF's pixels are: its size and GDAL-style geotransform. */
@@ -27,7 +28,8 @@ export async function readRasterGrid(path: string): Promise<RasterGrid> {
     }
     const scale = directory.getValue('ModelPixelScale') as ArrayLike<number> | undefined;
     const tie = directory.getValue('ModelTiepoint') as ArrayLike<number> | undefined;
-    if (!scale || !tie || tie.length < 6) throw new Error(`${path} has no affine georeferencing`);
+    if (!scale || !tie || tie.length < 6)
+      throw new TileGridMismatchError(`${path} has no affine georeferencing`);
     const [i, j, , x, y] = Array.from(tie);
     const [sx, sy] = Array.from(scale);
     return { ...size, geoTransform: [x! - i! * sx!, sx!, 0, y! + j! * sy!, 0, -sy!] };

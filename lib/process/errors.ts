@@ -42,3 +42,8 @@ export class ToolCancelledError extends GeohubError {
 export class ProcessGroupSurvivedError extends GeohubError {
   override readonly name = 'ProcessGroupSurvivedError';
 }
+
+/** A serving engine was sent a request while one was in flight: the engine pool's own bug. */
+export class EngineBusyError extends GeohubError {
+  override readonly name = 'EngineBusyError';
+}

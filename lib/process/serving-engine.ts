@@ -1,3 +1,4 @@
+import { EngineBusyError } from './errors.js';
 import { type StartedProcess, startProcess } from './start-process.js';
 
 /** Where and how an engine is started; an engine serves only requests with the very same. */
@@ -83,7 +84,7 @@ export function startServingEngine(spec: EngineSpec): ServingEngine {
     },
     alive: () => child.exitCode === null && child.signalCode === null && process.pgid !== undefined,
     request(input) {
-      if (answer) throw new Error('an engine serves one request at a time');
+      if (answer) throw new EngineBusyError('an engine serves one request at a time');
       stderr = '';
       const done = new Promise<EngineOutcome>((resolve) => {
         answer = resolve;

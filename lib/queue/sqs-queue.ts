@@ -94,7 +94,7 @@ export function createSqsQueue(sqs: SQSClient, queueUrl: string, options: SqsQue
           abortOf(requestOptions),
         );
         if ((r.Failed ?? []).length > 0)
-          throw new Error(
+          throw new QueueError(
             `could not delete ${r.Failed!.length} messages: ${r.Failed![0]?.Message ?? r.Failed![0]?.Code}`,
           );
       }

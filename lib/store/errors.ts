@@ -12,3 +12,8 @@ export class ObjectVersionGoneError extends GeohubError {
 export class ObjectAccessDeniedError extends GeohubError {
   override readonly name = 'ObjectAccessDeniedError';
 }
+
+/** An object could not be read as asked: not in a local store, or S3 answered without a body. */
+export class ObjectReadError extends GeohubError {
+  override readonly name = 'ObjectReadError';
+}

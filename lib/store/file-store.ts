@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Readable } from 'node:stream';
+import { ObjectReadError } from './errors.js';
 import type { ObjectHead, ObjectStore } from './object-store.js';
 
 /**
@@ -17,7 +18,7 @@ export function localFilesStore(bucket: string, files: ReadonlyMap<string, strin
   const readOnly = () => Promise.reject(new Error('a local file store is read-only'));
   const pathOf = (k: string) => {
     const path = files.get(k);
-    if (path === undefined) throw new Error(`${k} is not in this store`);
+    if (path === undefined) throw new ObjectReadError(`${k} is not in this store`);
     return path;
   };
   return {

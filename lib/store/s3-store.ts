@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { abortOf } from '../aws/abort-of.js';
-import { ObjectAccessDeniedError, ObjectVersionGoneError } from './errors.js';
+import { ObjectAccessDeniedError, ObjectReadError, ObjectVersionGoneError } from './errors.js';
 import type { ObjectHead, ObjectPin, ObjectStore, ReadOptions } from './object-store.js';
 
 /** Up to this size an upload is sent from memory, so that the SDK can retry it. */
@@ -63,7 +63,7 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
         throw new ObjectVersionGoneError(`s3://${bucket}/${key}: the version read is gone`, { cause: error });
       throw error;
     }
-    if (!r.Body) throw new Error(`s3://${bucket}/${key} has no body`);
+    if (!r.Body) throw new ObjectReadError(`s3://${bucket}/${key} has no body`);
     return r;
   };
 

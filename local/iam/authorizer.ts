@@ -1,5 +1,6 @@
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { Need } from './api-call.js';
+import { PolicySourceError } from './errors.js';
 
 /** A principal of the local stack and the identity policy it acts under (intrinsics resolved). */
 export interface Principal {
@@ -59,7 +60,7 @@ export function createAuthorizer(principals: readonly Principal[], account: stri
         {},
       ).then((result) => {
         if (result.resultType === 'error')
-          throw new Error(`iam-simulate refused ${key}: ${JSON.stringify(result.errors)}`);
+          throw new PolicySourceError(`iam-simulate refused ${key}: ${JSON.stringify(result.errors)}`);
         return result.overallResult === 'Allowed';
       });
       decided.set(key, decision);

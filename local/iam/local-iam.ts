@@ -3,6 +3,7 @@ import { needsOf } from './action-table.js';
 import type { ApiCall, Need } from './api-call.js';
 import { type ArnScope, arnBuilder, loadArnTemplates } from './arn-templates.js';
 import { type Authorizer, createAuthorizer, type Principal } from './authorizer.js';
+import { PolicySourceError } from './errors.js';
 import { resolveIntrinsics } from './intrinsics.js';
 import { templateResourceValues } from './local-resources.js';
 import { OPERATOR_STATEMENTS } from './operator-policy.js';
@@ -75,7 +76,7 @@ export async function createLocalIam(options: LocalIamOptions): Promise<LocalIam
     const entry = Object.entries(
       (options.document as { functions?: Record<string, { handler?: string }> }).functions ?? {},
     ).find(([, fn]) => fn.handler === `functions/${file}.handler`);
-    if (!entry) throw new Error(`no function for functions/${file}.ts`);
+    if (!entry) throw new PolicySourceError(`no function for functions/${file}.ts`);
     return values(`${entry[0].charAt(0).toUpperCase()}${entry[0].slice(1)}LambdaFunction`, 'Arn');
   };
   return {
@@ -83,7 +84,7 @@ export async function createLocalIam(options: LocalIamOptions): Promise<LocalIam
     authorizer: createAuthorizer(principals, scope.account),
     keyFor: (name) => {
       const key = keys.get(name);
-      if (!key) throw new Error(`no local principal ${name}`);
+      if (!key) throw new PolicySourceError(`no local principal ${name}`);
       return key;
     },
     principalOf: (keyId) => byKey.get(keyId),

@@ -12,7 +12,10 @@ import { mutationCheck } from './mutation-check.js';
 import type { RecordedRequest } from './record-requests.js';
 
 const [recordFile, out = join(projectRoot(), 'docs', 'iam-mutation.md')] = process.argv.slice(2);
-if (!recordFile) throw new Error('usage: iam-mutation-report <recorded requests (JSON lines)> [report.md]');
+if (!recordFile) {
+  process.stderr.write('usage: iam-mutation-report <recorded requests (JSON lines)> [report.md]\n');
+  process.exit(64); // EX_USAGE
+}
 const recorded = readFileSync(recordFile, 'utf8')
   .split('\n')
   .filter(Boolean)

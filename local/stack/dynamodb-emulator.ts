@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { dynamoHome, readyClassArchive } from './dynamodb-class-archive.js';
 import { dynamoJavaCommand, stopJava } from './dynamodb-java.js';
 import type { StartedEmulator } from './emulator-protocol.js';
+import { StackStartError } from './errors.js';
 import { freePort } from './free-port.js';
 import { answersAsDynamoDb } from './service-probe.js';
 
@@ -80,5 +81,5 @@ export async function startDynamo(
     signal?.throwIfAborted();
     lastProblem = over() ?? `no DynamoDB answer on port ${port} within ${START_MS / 1000} s`;
   }
-  throw new Error(`DynamoDB Local did not start after ${ATTEMPTS} attempts (${lastProblem})`);
+  throw new StackStartError(`DynamoDB Local did not start after ${ATTEMPTS} attempts (${lastProblem})`);
 }

@@ -14,6 +14,7 @@ import {
   type EmulatorMessage,
   type StartedEmulator,
 } from './emulator-protocol.js';
+import { StackStartError } from './errors.js';
 import { credentialsFromEnv } from './local-credentials.js';
 
 // Files may still appear in the data directory while it is removed (a JVM that is being stopped):
@@ -32,7 +33,7 @@ function send(message: EmulatorMessage): void {
 async function main(): Promise<void> {
   const kind = process.argv[2] as EmulatorKind;
   const dataDir = process.argv[3] ?? '';
-  if (!EMULATOR_KINDS.includes(kind)) throw new Error(`unknown emulator kind ${String(kind)}`);
+  if (!EMULATOR_KINDS.includes(kind)) throw new StackStartError(`unknown emulator kind ${String(kind)}`);
   const credentials = credentialsFromEnv(process.env);
   // A parent that dies while this one starts (DynamoDB Local's JVM may take long on a loaded
   // machine) ends the start too: the s3rver stand-in removes the data directory as it goes, and a

@@ -76,7 +76,7 @@ export async function startEmulator(
         reject(new Error(`exited during start-up (${signal ?? code})`));
       });
     });
-    if (child.pid === undefined) throw new Error('no pid');
+    if (child.pid === undefined) throw new StackStartError('no pid');
     return { kind, pid: child.pid, endpoint: `http://127.0.0.1:${port}`, child, stop };
   } catch (error) {
     await stop(1_000);

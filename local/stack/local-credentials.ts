@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { StackStartError } from './errors.js';
 
 export interface LocalCredentials {
   readonly accessKeyId: string;
@@ -22,6 +23,7 @@ export const CREDENTIAL_ENV = {
 export function credentialsFromEnv(env: NodeJS.ProcessEnv): LocalCredentials {
   const accessKeyId = env[CREDENTIAL_ENV.accessKeyId];
   const secretAccessKey = env[CREDENTIAL_ENV.secretAccessKey];
-  if (!accessKeyId || !secretAccessKey) throw new Error('the stand-in was started without its credentials');
+  if (!accessKeyId || !secretAccessKey)
+    throw new StackStartError('the stand-in was started without its credentials');
   return { accessKeyId, secretAccessKey };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClassArchive, classArchiveFor, defaultCacheRoot } from './dynamodb-class-archive.js';
 import { dynamoJavaCommand, stopJava } from './dynamodb-java.js';
+import { StackStartError } from './errors.js';
 import { exerciseDynamoDb } from './exercise-dynamodb.js';
 import { freePort } from './free-port.js';
 import { copyJarWithoutDirectories } from './jar-without-dot.js';
@@ -27,7 +28,7 @@ export async function prepareClassArchive(
   cacheRoot = defaultCacheRoot(),
 ): Promise<{ made: boolean; archive: ClassArchive }> {
   const target = classArchiveFor(home, cacheRoot);
-  if (!target) throw new Error('no java on PATH');
+  if (!target) throw new StackStartError('no java on PATH');
   if (existsSync(target.jar) && existsSync(target.archive)) return { made: false, archive: target };
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   if (!existsSync(target.jar)) {
@@ -38,7 +39,8 @@ export async function prepareClassArchive(
   const dumpTo = `${target.archive}.${suffix}`;
   try {
     await train(home, target.jar, dumpTo, scratch);
-    if (!statSync(dumpTo, { throwIfNoEntry: false })?.size) throw new Error('Java wrote no archive at exit');
+    if (!statSync(dumpTo, { throwIfNoEntry: false })?.size)
+      throw new StackStartError('Java wrote no archive at exit');
     publish(dumpTo, target.archive);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -55,8 +57,9 @@ async function train(home: string, jar: string, dumpTo: string, scratch: string)
     const deadline = Date.now() + START_MS;
     while (!(await answersAsDynamoDb(`http://127.0.0.1:${port}/`, 'GHCDS'))) {
       if (java.exitCode !== null || java.signalCode !== null)
-        throw new Error('DynamoDB Local exited at start');
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${START_MS / 1000} s`);
+        throw new StackStartError('DynamoDB Local exited at start');
+      if (Date.now() > deadline)
+        throw new StackStartError(`DynamoDB Local did not answer within ${START_MS / 1000} s`);
       await new Promise((r) => setTimeout(r, 200));
     }
     await exerciseDynamoDb(`http://127.0.0.1:${port}/`, 'GHCDS');

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 // a CommonJS package's named exports, imported dynamically, are lost in the CLI's bundle.
 import { createRequestHandler } from 'local-aws-sqs';
 import type { StartedEmulator } from './emulator-protocol.js';
+import { StackStartError } from './errors.js';
 import { authorizedRequest } from './stand-in-auth.js';
 
 /**
@@ -32,7 +33,7 @@ export async function startSqs(keyId: string): Promise<StartedEmulator> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('the SQS server has no address');
+  if (typeof address !== 'object' || !address) throw new StackStartError('the SQS server has no address');
   // Queue URLs carry the port; the emulator learns it from here, as its own server would tell it.
   (service as unknown as { PORT: number }).PORT = address.port;
   return {

@@ -1,3 +1,4 @@
+import { TileNotRenderableError } from './errors.js';
 import type { RenderStyle } from './render-style.js';
 
 /** The GDAL command (argv, no shell) that draws one tile as a PNG. */
@@ -49,7 +50,7 @@ export function renderCommand(
         ],
       };
     case 'ramp':
-      if (!colourFile) throw new Error('a colour ramp needs its colour file');
+      if (!colourFile) throw new TileNotRenderableError('a colour ramp needs its colour file');
       return {
         file: 'gdaldem',
         args: ['color-relief', '-q', '-of', 'PNG', '-alpha', '-b', '1', input, colourFile, output],
