@@ -5,6 +5,7 @@ import { applyCapacity } from '../lib/capacity/apply-capacity.js';
 import type { CapacityTarget } from '../lib/capacity/capacity-target.js';
 import { ecsCapacityTarget } from '../lib/capacity/ecs-capacity-target.js';
 import { ConfigError } from '../lib/config/errors.js';
+import { zodProblems } from '../lib/model/zod-problems.js';
 import { type FunctionDeps, functionDeps } from './deps.js';
 
 const envSchema = z.object({
@@ -20,8 +21,7 @@ let target: CapacityTarget | undefined;
 function workerService(env: NodeJS.ProcessEnv = process.env): CapacityTarget {
   if (target) return target;
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success)
-    throw new ConfigError(`capacity: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')} missing`);
+  if (!parsed.success) throw new ConfigError(`capacity: invalid environment: ${zodProblems(parsed.error)}`);
   const config = functionDeps(env).config;
   target = ecsCapacityTarget(
     createEcsClient(config),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Env } from '../lib/config/config.js';
 import { ConfigError } from '../lib/config/errors.js';
+import { zodProblems } from '../lib/model/zod-problems.js';
 import { FAULT_PATTERN } from './faults.js';
 import { DEFAULT_GDAL_PYTHON } from './metatile-command.js';
 
@@ -74,8 +75,9 @@ export interface WorkerConfig {
 export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid worker configuration: ${problems.join('; ')}`, { cause: parsed.error });
+    throw new ConfigError(`invalid worker configuration: ${zodProblems(parsed.error)}`, {
+      cause: parsed.error,
+    });
   }
   const e = parsed.data;
   return {

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import PQueue from 'p-queue';
 import {
   memberSource,
+  membersKey,
   type RunMember,
   type RunMembers,
   readRunMembers,
@@ -65,8 +66,7 @@ export function memberAccess(store: ObjectStore, dir: string): MemberAccess {
   const listOf = (run: RunHead, signal?: AbortSignal) =>
     remembered(lists, run.runId, async () => {
       const list = await readRunMembers(store, run.runId, signal);
-      if (!list)
-        throw new TileDataError(`run ${run.runId} has no member list (runs/${run.runId}/members.json)`);
+      if (!list) throw new TileDataError(`run ${run.runId} has no member list (${membersKey(run.runId)})`);
       return list;
     });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { runPrefix } from '../model/ids.js';
 import type { SourceRef } from '../model/run.js';
 import type { ObjectStore } from '../store/object-store.js';
 
 /** `runs/<runId>/members.json`: the run's members, in order; a metatile's `members` index them. */
-export const membersKey = (runId: string) => `runs/${runId}/members.json`;
+export const membersKey = (runId: string) => `${runPrefix(runId)}members.json`;
 
 const memberSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_TILES_PER_MESSAGE } from '../model/metatile.js';
+import { zodProblems } from '../model/zod-problems.js';
 import { ConfigError } from './errors.js';
 
 const url = z.url({ protocol: /^https?$/ });
@@ -83,8 +84,9 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export function loadConfig(env: Env = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid geohub configuration: ${problems.join('; ')}`, { cause: parsed.error });
+    throw new ConfigError(`invalid geohub configuration: ${zodProblems(parsed.error)}`, {
+      cause: parsed.error,
+    });
   }
   const e = parsed.data;
   return {

@@ -1,11 +1,8 @@
-import { tileOutputKey } from '../model/ids.js';
+import { runPrefix, tileOutputKey } from '../model/ids.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
 
-/**
- * Where a run's metadata lives: apart from its tiles (`tiles/<run>/z/x/y.tif`), so the tiles
- * prefix holds exactly one object per marker (docs/architecture.md, "Finalize and outputs").
- */
-export const runOutputPrefix = (runId: string) => `runs/${runId}/`;
+/** Where finalize writes a run's outputs: under the run's prefix, apart from its tiles. */
+export const runOutputPrefix = runPrefix;
 
 export const RUN_OUTPUTS = {
   mosaic: 'mosaic.vrt',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runIdSchema } from '../model/ids.js';
+import { runIdSchema, runPrefix } from '../model/ids.js';
 import { MAX_TILES_PER_MESSAGE } from '../model/metatile.js';
 
 /** Metatile lines per manifest object: at most ~3 MB of JSON Lines, built in a Lambda's memory. */
@@ -38,10 +38,10 @@ export type ManifestRef = z.infer<typeof manifestRefSchema>;
 
 /** `runs/<runId>/manifest-00000.jsonl`, … : derived from the run id, never from input. */
 export function manifestPartKey(runId: string, index: number): string {
-  return `runs/${runId}/manifest-${String(index).padStart(5, '0')}.jsonl`;
+  return `${runPrefix(runId)}manifest-${String(index).padStart(5, '0')}.jsonl`;
 }
 
 /** `runs/<runId>/manifest.json`: the ManifestRef itself, for tools that start from a run id. */
 export function manifestIndexKey(runId: string): string {
-  return `runs/${runId}/manifest.json`;
+  return `${runPrefix(runId)}manifest.json`;
 }

@@ -1,5 +1,6 @@
 import { MAX_MESSAGE_BYTES } from '../model/message.js';
 import { type Metatile, metatileSchema } from '../model/metatile.js';
+import { zodProblems } from '../model/zod-problems.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { ManifestCorruptError } from './errors.js';
 import type { ManifestPart } from './manifest-ref.js';
@@ -85,9 +86,8 @@ function parseLine(line: string, key: string, at: number): Metatile {
   }
   const parsed = metatileSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
     throw new ManifestCorruptError(
-      `${key}: the line at byte ${at} is not a metatile: ${issue?.path.join('.') || '(line)'}: ${issue?.message}`,
+      `${key}: the line at byte ${at} is not a metatile: ${zodProblems(parsed.error, '(line)')}`,
       { cause: parsed.error },
     );
   }

@@ -30,6 +30,15 @@ export function tileIdFor(
   return hex([runId, operation, paramsVersion, tile.z, tile.x, tile.y], 16);
 }
 
+/**
+ * Where a run's metadata lives (manifest, member list, outputs): apart from its tiles, so the
+ * tiles prefix holds exactly one object per marker (docs/architecture.md, "Finalize and outputs").
+ * This file is the one place a run's key prefixes are spelled.
+ */
+export function runPrefix(runId: string): string {
+  return `runs/${runId}/`;
+}
+
 /** Where a run's sub-tiles are stored (and nothing else of it: docs/architecture.md, "Finalize and outputs"). */
 export function tilesPrefix(runId: string): string {
   return `tiles/${runId}/`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { runIdSchema } from './ids.js';
 import { MAX_MEMBERS_PER_METATILE, MAX_TILES_PER_MESSAGE, type Metatile } from './metatile.js';
 import { tileTaskSchema } from './tile.js';
+import { zodProblems } from './zod-problems.js';
 
 /** Far below SQS's 256 KiB: a body this large is not one we wrote. */
 export const MAX_MESSAGE_BYTES = 16 * 1024;
@@ -37,8 +38,7 @@ export function parseTileMessage(body: string | undefined): ParsedMessage {
   }
   const parsed = tileMessageSchema.safeParse(json);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    return { ok: false, reason: `invalid message: ${first?.path.join('.') || '(body)'}: ${first?.message}` };
+    return { ok: false, reason: `invalid message: ${zodProblems(parsed.error, '(body)')}` };
   }
   return { ok: true, message: parsed.data };
 }

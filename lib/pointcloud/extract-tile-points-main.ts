@@ -9,6 +9,7 @@
  *   leave it unusable: a fresh process per tile starts clean and frees its memory on exit.
  */
 import { ZodError } from 'zod';
+import { zodProblems } from '../model/zod-problems.js';
 import { extractTilePoints, extractTileRequestSchema } from './extract-tile-points.js';
 
 /** sysexits EX_DATAERR: the input is bad; another attempt cannot help. */
@@ -30,7 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     request = extractTileRequestSchema.parse(JSON.parse(argv[0] ?? ''));
   } catch (error) {
-    const detail = error instanceof ZodError ? error.issues.map((i) => i.message).join('; ') : String(error);
+    const detail = error instanceof ZodError ? zodProblems(error) : String(error);
     process.stderr.write(`usage: extract-tile-points-main <request JSON>: ${detail}\n`);
     return 64; // EX_USAGE
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Env } from '../../lib/config/config.js';
 import { ConfigError } from '../../lib/config/errors.js';
+import { zodProblems } from '../../lib/model/zod-problems.js';
 
 const rate = z.coerce.number().min(0).max(1);
 const perSecond = z.coerce.number().int().positive();
@@ -77,8 +78,7 @@ export interface FaultRates {
 export function parseFaultRates(env: Env): FaultRates {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid fault rates: ${problems.join('; ')}`, { cause: parsed.error });
+    throw new ConfigError(`invalid fault rates: ${zodProblems(parsed.error)}`, { cause: parsed.error });
   }
   const e = parsed.data;
   return {

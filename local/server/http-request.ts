@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { runIdSchema } from '../../lib/model/ids.js';
+import { zodProblems } from '../../lib/model/zod-problems.js';
 import { HttpError } from './errors.js';
 
 const MAX_BODY = 64 * 1024;
@@ -25,11 +26,7 @@ export async function body(req: IncomingMessage): Promise<unknown> {
 /** Validates a value with a schema; every problem in one 400 answer. */
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value);
-  if (!r.success)
-    throw new HttpError(
-      400,
-      r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
-    );
+  if (!r.success) throw new HttpError(400, zodProblems(r.error, 'body'));
   return r.data;
 }
 

@@ -1,4 +1,4 @@
-import { OUTPUT_FILE_TYPES } from '../../../lib/coordination/run-outputs.js';
+import { OUTPUT_FILE_TYPES, runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
 import { tilesPrefix } from '../../../lib/model/ids.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
@@ -7,7 +7,7 @@ import type { ObjectStore } from '../../../lib/store/object-store.js';
  * (`runs/<run>/`), or beside them (`tiles/<run>/`) as runs finalized by earlier versions have them.
  */
 export const outputKeys = (runId: string, name: string) => [
-  `runs/${runId}/${name}`,
+  `${runOutputPrefix(runId)}${name}`,
   `${tilesPrefix(runId)}${name}`,
 ];
 
