@@ -17,7 +17,6 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { projectRoot } from '../local/project-root.js';
 import { loadWorkerConfig } from '../worker/config.js';
 import { RESULTS, writeBenchmarkDocs } from './benchmarks-doc.js';
@@ -29,38 +28,22 @@ import { benchPdalEngines } from './pdal-engines.js';
 import { benchRerunCompleted, benchSigtermResume, type RerunFigures, type SigtermResume } from './resume.js';
 import { benchDir, benchRasters } from './sources.js';
 import type { SplitBundleResult } from './split-bundle.js';
+import { parseBenchArgs } from './support/bench-args.js';
 import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
 import { pdalOnPath } from './support/pdal-on-path.js';
 import { pricePer1000 } from './support/price.js';
 import { gitState } from './support/provenance.js';
-import { measuredBy, mergeSections, SECTIONS, type Section } from './support/sections.js';
+import { measuredBy, mergeSections, SECTIONS } from './support/sections.js';
 import { spread } from './support/stats.js';
 import { type BenchResults, benchTable } from './table.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { values: args } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    runs: { type: 'string' },
-    results: { type: 'string' },
-    only: { type: 'string' },
-  },
-});
-const asked = args.only?.split(',').map((x) => x.trim());
-const unknown = asked?.filter((x) => !(SECTIONS as readonly string[]).includes(x)) ?? [];
-if (unknown.length > 0)
-  throw new Error(`--only: unknown section ${unknown.join(', ')} (${SECTIONS.join(', ')})`);
-const only = asked as Section[] | undefined;
-const want = (section: Section) => !only || only.includes(section);
-const quick = Boolean(args.quick);
-const runs = Number(args.runs ?? (quick ? 1 : 3));
-if (!Number.isInteger(runs) || runs < 1)
-  throw new Error(`--runs must be a whole number ≥ 1, not ${args.runs}`);
+const { quick, runs, results, only, want } = parseBenchArgs();
 const root = projectRoot();
 // The code measured: taken at the start (a commit made while the bench runs is not what it measured).
 const code = gitState(root);
-const resultsPath = args.results ?? join(root, '.bench/results.json');
+const resultsPath = results ?? join(root, '.bench/results.json');
 // geohub run's default: one worker per core; the raw tools get the same number of processes.
 const workers = availableParallelism();
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);

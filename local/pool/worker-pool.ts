@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { CapacityMode } from '../../lib/cost/capacity-policy.js';
 import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
@@ -11,6 +10,7 @@ import { ENV_FROM_PARENT } from '../../worker/env-from-parent.js';
 import { bundledEntry } from '../bundled-entry.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
 import { createCapacityAccount, type PoolCapacity } from './pool-capacity.js';
+import { followWorkerLog } from './worker-log.js';
 
 export type { PoolCapacity } from './pool-capacity.js';
 
@@ -163,22 +163,9 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     liveWorkers.add(child);
     liveSlots.add(s);
     if (child.pid !== undefined) started.push(child.pid);
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      let parsed: Record<string, unknown> | undefined;
-      try {
-        parsed = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        parsed = undefined;
-      }
-      if (parsed) {
-        if (parsed.msg === 'tool started' && typeof parsed.pid === 'number') s.toolGroups.add(parsed.pid);
-        s.doing = {
-          runId: parsed.runId as string | undefined,
-          tileId: parsed.tileId as string | undefined,
-          msg: String(parsed.msg),
-          at: String(parsed.time ?? new Date().toISOString()),
-        };
-      }
+    followWorkerLog(child.stderr!, ({ line, parsed, toolGroup, doing }) => {
+      if (toolGroup !== undefined) s.toolGroups.add(toolGroup);
+      if (doing) s.doing = doing;
       options.onLog?.(line, parsed);
     });
     s.exited = new Promise((resolve) => {
