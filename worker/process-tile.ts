@@ -27,8 +27,11 @@ export interface ProcessTileDeps {
   readonly killGraceMs: number;
   /** Every tool's environment: the worker's, the same for every run. */
   readonly toolEnv: Readonly<Record<string, string | undefined>>;
-  /** The run the tools work for (its source's pin): with each engine request, in a one-off tool's environment. */
-  readonly runScope?: RunScope;
+  /**
+   * What a run's tools need to know of it (its source's pin): with each engine request, in a
+   * one-off tool's environment. Absent: tools get the worker's environment alone.
+   */
+  readonly runScope?: (run: RunHead) => RunScope;
   /** The metatile engine (metatile-command.ts): interpreter and script. */
   readonly metatileEngine: { readonly file: string; readonly args: readonly string[] };
   /**
@@ -39,7 +42,7 @@ export interface ProcessTileDeps {
   /** Where each uploaded tile is also left, on a local run (lib/output/output-mirror.ts). */
   readonly outputMirrorDir?: string;
   /** Called once per tool invocation with the sub-tiles it works on (counts tool work in tests and benchmarks). */
-  readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[]) => void;
+  readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[], runId: string) => void;
 }
 
 /** Where a sub-tile's output is written in the worker's scratch space before its upload. */
@@ -63,22 +66,24 @@ export function engineSpec(
 /** Tool runs bound to the attempt's budget, cancellation, scratch and environment. */
 export function toolRunner(
   deps: ProcessTileDeps,
+  run: RunHead,
   work: string,
   tiles: readonly TileTask[],
   signal: AbortSignal,
 ): ToolRunner {
+  const scope = deps.runScope?.(run);
   return {
     run: (file, args, options = {}) => {
       signal.throwIfAborted();
-      const onSpawn = (pid: number) => deps.onToolStart?.(file, pid, options.tiles ?? tiles);
+      const onSpawn = (pid: number) => deps.onToolStart?.(file, pid, options.tiles ?? tiles, run.runId);
       const limits = { signal, timeoutMs: deps.toolTimeoutMs, graceMs: deps.killGraceMs, onSpawn };
       // The same engine serves every run: what a run needs goes with its requests.
       if (options.input !== undefined && deps.engines) {
         const spec = engineSpec(deps, file, args);
-        const input = deps.runScope ? engineRequest(options.input, deps.runScope) : options.input;
+        const input = scope ? engineRequest(options.input, scope) : options.input;
         return deps.engines.run(spec, input, limits);
       }
-      const env = deps.runScope ? { ...deps.toolEnv, ...scopeEnv(deps.runScope) } : deps.toolEnv;
+      const env = scope ? { ...deps.toolEnv, ...scopeEnv(scope) } : deps.toolEnv;
       return runProcess(file, args, { ...limits, env, cwd: work, input: options.input });
     },
   };
@@ -125,7 +130,7 @@ export async function processTile(
     await withAtomicOutput(final, (output) =>
       operation.execute(
         { source, tile, params: run.params, output, scratch: work },
-        toolRunner(deps, work, [tile], signal),
+        toolRunner(deps, run, work, [tile], signal),
       ),
     );
     signal.throwIfAborted();

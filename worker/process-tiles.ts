@@ -74,7 +74,7 @@ export async function processTiles(
           scratch: work,
           engine: deps.metatileEngine,
         },
-        toolRunner(deps, work, tiles, signal),
+        toolRunner(deps, run, work, tiles, signal),
       ),
     );
     signal.throwIfAborted();

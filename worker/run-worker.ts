@@ -9,10 +9,11 @@ import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
 import { handleMessage } from './handle-message.js';
+import type { HandleMessageDeps } from './handle-message-deps.js';
 import { memberAccess } from './member-access.js';
 import { metatileCommand } from './metatile-command.js';
 import { NEEDS_LOCAL_SOURCE, OPERATIONS_BY_NAME } from './operations.js';
-import { engineSpec } from './process-tile.js';
+import { engineSpec, type ProcessTileDeps } from './process-tile.js';
 import { processTiles } from './process-tiles.js';
 import { freeingOldCopies } from './recent-runs.js';
 import { selfCheck } from './self-check.js';
@@ -93,6 +94,40 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     engineSpec({ toolEnv, scratchDir: wc.scratchDir }, metatileEngine.file, metatileEngine.args),
   );
   const deletes = batchedDeletes(queue, log, Math.floor(wc.leaseMs / 3));
+  // Built once for the worker's life: a message only brings its run and its metatile.
+  const tileDeps: ProcessTileDeps = {
+    store,
+    sources,
+    members,
+    operations: OPERATIONS_BY_NAME,
+    scratchDir: wc.scratchDir,
+    toolTimeoutMs: wc.toolTimeoutMs,
+    killGraceMs: wc.killGraceMs,
+    toolEnv,
+    // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs), and the run
+    // named: with each engine request (one engine serves every run), in a one-off tool's environment.
+    runScope: (run) => ({ runId: run.runId, config: sources.toolEnv(run) }),
+    metatileEngine,
+    engines,
+    outputMirrorDir: wc.outputMirrorDir,
+    // One line per sub-tile the tool works on: tool work is counted by sub-tile.
+    onToolStart: (file, pid, started, runId) => {
+      for (const tile of started) log.info({ runId, tileId: tile.id, tool: file, pid }, 'tool started');
+    },
+  };
+  const messageDeps: HandleMessageDeps = {
+    ledger,
+    queue: deletes.queue,
+    log,
+    stop,
+    workerId: wc.workerId,
+    leaseMs: wc.leaseMs,
+    runWatchMs: wc.runWatchMs,
+    retryDelaySeconds: wc.retryDelaySeconds,
+    processTiles: guardSourceVersion({ ledger, sources, members, log }, (run, metatile, signal, hooks) =>
+      freeing(run.runId, () => processTiles(tileDeps, run, metatile, signal, hooks)),
+    ),
+  };
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
     const code = await workerLoop({
@@ -103,56 +138,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       visibilitySeconds: Math.ceil(wc.leaseMs / 1000),
       idleExitMs: wc.idleExitMs,
       onIdle: () => deletes.flush(),
-      handle: (message, handoff) =>
-        handleMessage(
-          {
-            ledger,
-            queue: deletes.queue,
-            log,
-            stop,
-            workerId: wc.workerId,
-            leaseMs: wc.leaseMs,
-            runWatchMs: wc.runWatchMs,
-            retryDelaySeconds: wc.retryDelaySeconds,
-            processTiles: guardSourceVersion(
-              { ledger, sources, members, log },
-              (run, metatile, signal, hooks) => {
-                return freeing(run.runId, () =>
-                  processTiles(
-                    {
-                      store,
-                      sources,
-                      members,
-                      operations: OPERATIONS_BY_NAME,
-                      scratchDir: wc.scratchDir,
-                      toolTimeoutMs: wc.toolTimeoutMs,
-                      killGraceMs: wc.killGraceMs,
-                      // Reads pinned to the run's source version (If-Match on GDAL's ranged GETs),
-                      // and the run named: with each engine request (one engine serves every run),
-                      // in the environment of a tool started for one.
-                      toolEnv,
-                      runScope: { runId: run.runId, config: sources.toolEnv(run) },
-                      metatileEngine,
-                      engines,
-                      outputMirrorDir: wc.outputMirrorDir,
-                      onToolStart: (file, pid, started) => {
-                        // One line per sub-tile the tool works on: tool work is counted by sub-tile.
-                        for (const tile of started)
-                          log.info({ runId: run.runId, tileId: tile.id, tool: file, pid }, 'tool started');
-                      },
-                    },
-                    run,
-                    metatile,
-                    signal,
-                    hooks,
-                  ),
-                );
-              },
-            ),
-          },
-          message,
-          handoff,
-        ),
+      handle: (message, handoff) => handleMessage(messageDeps, message, handoff),
     });
     log.info({ code }, 'worker stopping');
     return code;
