@@ -14,11 +14,14 @@ export const RUN_OUTPUTS = {
   summary: 'summary.json',
 } as const;
 
-/** The outputs that are one file each, with the content type they are written and served as. */
-export const OUTPUT_FILE_TYPES: Readonly<Record<string, string>> = {
-  [RUN_OUTPUTS.mosaic]: 'application/xml',
-  [RUN_OUTPUTS.collection]: 'application/json',
-  [RUN_OUTPUTS.summary]: 'application/json',
+/**
+ * The outputs that are one file each, in the order they are offered: the content type they are
+ * written and served as, and their name for a user (the page's download links).
+ */
+export const OUTPUT_FILES: Readonly<Record<string, { readonly type: string; readonly label: string }>> = {
+  [RUN_OUTPUTS.mosaic]: { type: 'application/xml', label: 'Mosaic (VRT)' },
+  [RUN_OUTPUTS.collection]: { type: 'application/json', label: 'STAC collection' },
+  [RUN_OUTPUTS.summary]: { type: 'application/json', label: 'Summary' },
 };
 
 /**

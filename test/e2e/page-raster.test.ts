@@ -204,7 +204,7 @@ describe('the run-control page of geohub up: a finished raster run', () => {
       `import('/run-story.js').then((m) => {
         const box = document.createElement('div');
         const detail = ${JSON.stringify(detail)};
-        m.createRunStory(box).render(detail, { runId: detail.runId, progress: [[0, 0]], redone: { tiles: 6, attempts: 3 }, interruptions: 2, outputs: {} }, detail);
+        m.createRunStory(box).render(detail, { runId: detail.runId, progress: [[0, 0]], redone: { tiles: 6, attempts: 3 }, interruptions: 2, outputs: [] }, detail);
         return [...box.querySelectorAll('#executions li, #story-figures dd')].map((n) => n.textContent).join(' | ');
       })`,
     );

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { OUTPUT_FILE_TYPES } from '../../../lib/coordination/run-outputs.js';
+import { OUTPUT_FILES } from '../../../lib/coordination/run-outputs.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 import { findOutput } from './run-outputs.js';
 
-/** GET /api/runs/:id/outputs/:name, for the names of OUTPUT_FILE_TYPES only (lib/coordination/run-outputs.ts). */
+/** GET /api/runs/:id/outputs/:name, for the names of OUTPUT_FILES only (lib/coordination/run-outputs.ts). */
 const OUTPUT_PATH = /^\/api\/runs\/([0-9a-z-]{8,64})\/outputs\/([a-z]+\.(?:vrt|json))$/;
 
 /**
@@ -16,7 +16,7 @@ export function outputsRoute(store: ObjectStore) {
     const m = OUTPUT_PATH.exec(pathname);
     if (!m || req.method !== 'GET') return false;
     const [runId, name] = [m[1]!, m[2]!];
-    const type = OUTPUT_FILE_TYPES[name];
+    const type = OUTPUT_FILES[name]?.type;
     if (!type) return false;
     void (async () => {
       const found = await findOutput(store, runId, name);

@@ -1,4 +1,4 @@
-import { OUTPUT_FILE_TYPES, runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
+import { OUTPUT_FILES, runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
 import { tilesPrefix } from '../../../lib/model/ids.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
@@ -20,13 +20,18 @@ export async function findOutput(store: ObjectStore, runId: string, name: string
   return undefined;
 }
 
-/** The outputs that exist for this run, as the page's download URLs. */
-export async function availableOutputs(store: ObjectStore, runId: string): Promise<Record<string, string>> {
-  const found: Record<string, string> = {};
-  await Promise.all(
-    Object.keys(OUTPUT_FILE_TYPES).map(async (name) => {
-      if (await findOutput(store, runId, name)) found[name] = `/api/runs/${runId}/outputs/${name}`;
-    }),
+/** An output the page offers: its name, its label and its download URL. */
+export interface OfferedOutput {
+  readonly name: string;
+  readonly label: string;
+  readonly url: string;
+}
+
+/** The outputs that exist for this run, in OUTPUT_FILES' order, as the page's download links. */
+export async function availableOutputs(store: ObjectStore, runId: string): Promise<OfferedOutput[]> {
+  const names = Object.keys(OUTPUT_FILES);
+  const found = await Promise.all(names.map((name) => findOutput(store, runId, name)));
+  return names.flatMap((name, i) =>
+    found[i] ? [{ name, label: OUTPUT_FILES[name]!.label, url: `/api/runs/${runId}/outputs/${name}` }] : [],
   );
-  return found;
 }

@@ -2,12 +2,6 @@ import { el } from './dom.js';
 import { drawDoneChart } from './done-chart.js';
 import { formatCount, isActive, runDuration, shortId } from './format.js';
 
-const DOWNLOADS = [
-  ['mosaic.vrt', 'Mosaic (VRT)'],
-  ['collection.json', 'STAC collection'],
-  ['summary.json', 'Summary'],
-];
-
 /** The executions a run went through, when the run view carries them (a chain hands a run on). */
 function executionsOf(run) {
   const chain = run.executions ?? run.execution?.chain;
@@ -90,9 +84,9 @@ export function createRunStory(container) {
           );
         }),
       );
-      const links = DOWNLOADS.filter(([name]) => story.outputs?.[name]).map(([name, label]) =>
-        el('a', { href: story.outputs[name], download: `${run.runId}-${name}` }, label),
-      );
+      // The outputs as the API lists them (lib/coordination/run-outputs.ts, the one list).
+      const outputs = Array.isArray(story.outputs) ? story.outputs : [];
+      const links = outputs.map((o) => el('a', { href: o.url, download: `${run.runId}-${o.name}` }, o.label));
       downloads.replaceChildren(
         ...(links.length > 0 ? [el('span', { className: 'muted' }, 'Download:'), ...links] : []),
       );
