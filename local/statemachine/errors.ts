@@ -1,8 +1,8 @@
 import { GeohubError } from '../../lib/errors/geohub-error.js';
 
-/** What Step Functions answers for an ARN it does not hold. */
+/** The local executions hold no execution of that ARN (Step Functions' ExecutionDoesNotExist). */
 export class ExecutionDoesNotExistError extends GeohubError {
-  override readonly name = 'ExecutionDoesNotExist';
+  override readonly name = 'ExecutionDoesNotExistError';
 }
 
 /** An invoke after the hub stopped its Lambda pool: refused, never queued behind a dead pool. */
