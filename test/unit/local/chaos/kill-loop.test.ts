@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../../../lib/process/process-table.js';
 import { killWorkers } from '../../../../local/chaos/kill-workers.js';
-import { reclaimSpotWorkers } from '../../../../local/chaos/reclaim-spot-workers.js';
+import { holdsMetatile, reclaimSpotWorkers } from '../../../../local/chaos/reclaim-spot-workers.js';
 import { seededRandom } from '../../../../local/faults/seeded-random.js';
 import type { WorkerActivity, WorkerPool } from '../../../../local/pool/worker-pool.js';
 
@@ -59,6 +59,13 @@ describe('the chaos kill loops', () => {
     const signals = await Promise.all(exits);
     expect(signals.filter((s) => s === 'SIGKILL')).toHaveLength(kills.sigkill);
     expect(signals.filter((s) => s === 'SIGTERM')).toHaveLength(kills.sigterm);
+  });
+
+  it('a worker holds a metatile from its claim to its end, whatever it is doing meanwhile', () => {
+    const held = ['metatile claimed: 16 sub-tiles remain', 'source access chosen', 'tool started'];
+    const free = ['worker started', 'metatile done', 'metatile already accounted for; skipped', 'worker idle'];
+    expect(held.map(holdsMetatile)).toEqual([true, true, true]);
+    expect(free.map(holdsMetatile)).toEqual([false, false, false, false]);
   });
 
   it('reclaimSpotWorkers only SIGTERMs spot workers with a tool running, and stops when the run ends', async () => {
