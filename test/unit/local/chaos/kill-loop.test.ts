@@ -63,7 +63,12 @@ describe('the chaos kill loops', () => {
 
   it('a worker holds a metatile from its claim to its end, whatever it is doing meanwhile', () => {
     const held = ['metatile claimed: 16 sub-tiles remain', 'source access chosen', 'tool started'];
-    const free = ['worker started', 'metatile done', 'metatile already accounted for; skipped', 'worker idle'];
+    const free = [
+      'worker started',
+      'metatile done',
+      'metatile already accounted for; skipped',
+      'worker idle',
+    ];
     expect(held.map(holdsMetatile)).toEqual([true, true, true]);
     expect(free.map(holdsMetatile)).toEqual([false, false, false, false]);
   });
