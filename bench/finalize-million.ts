@@ -17,7 +17,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FinalizeResult } from '../lib/coordination/finalize-run.js';
-import { RUN_OUTPUTS, runOutputPrefix } from '../lib/coordination/run-outputs.js';
+import { RUN_OUTPUTS } from '../lib/coordination/run-outputs.js';
+import { runPrefix } from '../lib/model/ids.js';
 import { projectRoot } from '../local/project-root.js';
 import { readLambdaLimits } from '../local/statemachine/lambda-limits.js';
 import { createLambdaPool } from '../local/statemachine/lambda-pool.js';
@@ -63,7 +64,7 @@ async function main() {
     console.error(`finalize: ${result.status} in ${Math.round(finalizeMs)} ms`);
 
     // Open the mosaic as a user would: the top-level VRT and its block VRTs beside it.
-    const prefix = runOutputPrefix(run.runId);
+    const prefix = runPrefix(run.runId);
     let blocks = 0;
     let metadataBytes = 0;
     for await (const o of store.list(prefix)) {

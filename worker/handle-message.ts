@@ -10,7 +10,6 @@ import type { HandleMessageDeps } from './handle-message-deps.js';
 import { type Handoff, NO_HANDOFF } from './handoff.js';
 import { type Disposition, errorOf } from './message-policy.js';
 
-/** What became of one message; the worker loop only needs to know whether to keep going. */
 /** What became of a message; `malformed` and `unknown-run` messages went to the dead-letter queue. */
 export type MessageOutcome =
   | 'completed'

@@ -4,11 +4,12 @@ import { readRunMembers } from '../collection/run-members.js';
 import { RunNotFoundError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { listTiles } from '../ledger/tile-records.js';
+import { runPrefix } from '../model/ids.js';
 import type { RunCounters, TileError } from '../model/run.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { MosaicInputError } from './errors.js';
-import { RUN_OUTPUTS, runOutputPrefix } from './run-outputs.js';
+import { RUN_OUTPUTS } from './run-outputs.js';
 import { TileSet } from './tile-set.js';
 import { writeMosaic } from './write-mosaic.js';
 import { writeStac } from './write-stac.js';
@@ -55,7 +56,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   const run = await deps.ledger.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   const finishedAt = (deps.now?.() ?? new Date()).toISOString();
-  const prefix = runOutputPrefix(runId);
+  const prefix = runPrefix(runId);
   const phaseStart = Date.now();
   const tiles = new TileSet();
   // The band layout comes from one tile's header: the top-left one, whatever order markers arrive in.

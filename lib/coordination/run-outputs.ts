@@ -1,8 +1,5 @@
-import { runPrefix, tileOutputKey } from '../model/ids.js';
+import { tileOutputKey } from '../model/ids.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
-
-/** Where finalize writes a run's outputs: under the run's prefix, apart from its tiles. */
-export const runOutputPrefix = runPrefix;
 
 export const RUN_OUTPUTS = {
   mosaic: 'mosaic.vrt',

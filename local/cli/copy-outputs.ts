@@ -4,8 +4,8 @@ import { join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import PQueue from 'p-queue';
-import { localTileHrefs, runOutputPrefix } from '../../lib/coordination/run-outputs.js';
-import { tilesPrefix } from '../../lib/model/ids.js';
+import { localTileHrefs } from '../../lib/coordination/run-outputs.js';
+import { runPrefix, tilesPrefix } from '../../lib/model/ids.js';
 import { linkMirroredObject, mirroredObject } from '../../lib/output/output-mirror.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { CliError } from './cli-error.js';
@@ -105,7 +105,7 @@ export async function copyRunOutputs(
       if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
       else await store.download(key, staged);
     });
-    const outputs = runOutputPrefix(runId);
+    const outputs = runPrefix(runId);
     await copy(
       outputs,
       async (key, staged) => {

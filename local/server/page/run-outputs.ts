@@ -1,5 +1,5 @@
-import { OUTPUT_FILES, runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
-import { tilesPrefix } from '../../../lib/model/ids.js';
+import { OUTPUT_FILES } from '../../../lib/coordination/run-outputs.js';
+import { runPrefix, tilesPrefix } from '../../../lib/model/ids.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
 
 /**
@@ -7,7 +7,7 @@ import type { ObjectStore } from '../../../lib/store/object-store.js';
  * (`runs/<run>/`), or beside them (`tiles/<run>/`) as runs finalized by earlier versions have them.
  */
 export const outputKeys = (runId: string, name: string) => [
-  `${runOutputPrefix(runId)}${name}`,
+  `${runPrefix(runId)}${name}`,
   `${tilesPrefix(runId)}${name}`,
 ];
 

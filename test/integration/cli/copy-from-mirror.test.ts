@@ -3,8 +3,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAdapters } from '../../../lib/adapters/create-adapters.js';
-import { runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
-import { tileOutputKey } from '../../../lib/model/ids.js';
+import { runPrefix, tileOutputKey } from '../../../lib/model/ids.js';
 import { mirrorOutput, mirrorPath } from '../../../lib/output/output-mirror.js';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import { stackClients } from '../../support/stack-clients.js';
@@ -33,7 +32,7 @@ describe('geohub run copies its tiles from the workers’ mirror, and from the b
         await counting.store.putFile(key, file);
         await mirrorOutput(mirror, key, file);
       }
-      await counting.store.putText(`${runOutputPrefix(runId)}summary.json`, '{"tiles":12}\n');
+      await counting.store.putText(`${runPrefix(runId)}summary.json`, '{"tiles":12}\n');
       // One entry gone (a link that failed), one altered after the upload (same size): both must
       // come from the bucket.
       unlinkSync(mirrorPath(mirror, tileOutputKey(runId, tiles[4]!)));

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FinalizeResult } from '../../../lib/coordination/finalize-run.js';
-import { RUN_OUTPUTS, runOutputPrefix } from '../../../lib/coordination/run-outputs.js';
+import { RUN_OUTPUTS } from '../../../lib/coordination/run-outputs.js';
+import { runPrefix } from '../../../lib/model/ids.js';
 import { createLambdaPool } from '../../../local/statemachine/lambda-pool.js';
 import { seedDoneRun } from '../../support/seed-markers.js';
 import { walkStacCatalog } from '../../support/stac-items.js';
@@ -38,7 +39,7 @@ describe('finalize in bounded memory', () => {
 
     // The run's metadata as written: 4 × 4 blocks of 64² tiles, each a VRT and a STAC catalog.
     const out = tempDir('geohub-finalize-bounded-');
-    const prefix = runOutputPrefix(RUN.runId);
+    const prefix = runPrefix(RUN.runId);
     const names: string[] = [];
     for await (const o of store.list(prefix)) {
       const rel = o.key.slice(prefix.length);

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runOutputPrefix } from '../../../../lib/coordination/run-outputs.js';
-import { tilesPrefix } from '../../../../lib/model/ids.js';
+import { runPrefix, tilesPrefix } from '../../../../lib/model/ids.js';
 import { copyRunOutputs } from '../../../../local/cli/copy-outputs.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
 import { tempDir } from '../../../support/temp-dir.js';
@@ -18,7 +17,7 @@ function storeWithTiles(count: number) {
     store.putBytes(key, Buffer.from(`tile ${i}`));
     keys.push(key);
   }
-  store.putBytes(`${runOutputPrefix(RUN)}summary.json`, Buffer.from('{"tiles":"../../tiles/x"}\n'));
+  store.putBytes(`${runPrefix(RUN)}summary.json`, Buffer.from('{"tiles":"../../tiles/x"}\n'));
   return { store, keys };
 }
 
