@@ -88,7 +88,9 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     stopGraceMs: e.GEOHUB_STOP_GRACE_MS,
     leaseMs: e.GEOHUB_LEASE_MS,
     runWatchMs: e.GEOHUB_RUN_WATCH_MS,
-    receiveWaitSeconds: e.GEOHUB_RECEIVE_WAIT_S,
+    // A long poll is never aborted at a SIGTERM (worker-loop.ts): it must end by itself inside
+    // the stop grace, so a short grace shortens it.
+    receiveWaitSeconds: Math.min(e.GEOHUB_RECEIVE_WAIT_S, Math.floor(e.GEOHUB_STOP_GRACE_MS / 2_000)),
     retryDelaySeconds: e.GEOHUB_RETRY_DELAY_S,
     idleExitMs: e.GEOHUB_IDLE_EXIT_MS,
     sourceAccess: e.GEOHUB_SOURCE_ACCESS,

@@ -19,3 +19,29 @@ export function environmentFromParent(proc: NodeJS.Process = process): Promise<v
     proc.on('message', onMessage);
   });
 }
+
+/**
+ * Sent by a local pool just before its final SIGTERM: its stack (queue included) goes away with
+ * it, so a receive in flight has nothing left to lose and is abandoned at once, not waited out.
+ */
+export const STACK_STOPPING = 'GEOHUB_STACK_STOPPING';
+
+/** The side of the IPC channel a worker listens on (a Node process started with one). */
+export interface ParentChannel {
+  readonly send?: unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  off(event: 'message', listener: (message: unknown) => void): unknown;
+}
+
+/** Aborts when the local pool says its stack is stopping; never on ECS (no channel). */
+export function stackStopping(proc: ParentChannel = process): AbortSignal {
+  const stopping = new AbortController();
+  if (typeof proc.send !== 'function') return stopping.signal;
+  const onMessage = (message: unknown) => {
+    if ((message as Record<string, unknown> | null)?.[STACK_STOPPING] !== true) return;
+    proc.off('message', onMessage);
+    stopping.abort(new Error('the local stack is stopping'));
+  };
+  proc.on('message', onMessage);
+  return stopping.signal;
+}

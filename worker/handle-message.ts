@@ -122,7 +122,7 @@ async function handleOne(
   if (claim.outcome !== 'claimed') return dispose('delete');
   // The metatile is the unit of claim and marker: on entry all its sub-tiles remain.
   log.info(
-    { attempt: claim.attempts, remaining: metatile.tiles.length },
+    { attempt: claim.attempts, receiveCount: message.receiveCount, remaining: metatile.tiles.length },
     `metatile claimed: ${metatile.tiles.length} sub-tiles remain`,
   );
   return dispose(await attemptMetatile(deps, run, claim.claim, message, log, handoff));

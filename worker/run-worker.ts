@@ -5,6 +5,7 @@ import { createLogger } from '../lib/log/logger.js';
 import { createEnginePool } from '../lib/process/engine-pool.js';
 import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
+import { type ParentChannel, stackStopping } from './env-from-parent.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
@@ -23,9 +24,10 @@ import { guardSourceVersion } from './source-version-guard.js';
 import { createStopController } from './stop-controller.js';
 import { workerLoop } from './worker-loop.js';
 
-export interface WorkerProcess {
+export interface WorkerProcess extends ParentChannel {
   readonly env: NodeJS.ProcessEnv;
   on(signal: 'SIGTERM' | 'SIGINT', listener: () => void): void;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
 /** The worker process: self-check, then the receive loop until idle or stopped; returns the exit code. */
@@ -137,6 +139,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       receiveWaitSeconds: wc.receiveWaitSeconds,
       visibilitySeconds: Math.ceil(wc.leaseMs / 1000),
       idleExitMs: wc.idleExitMs,
+      abandonReceive: AbortSignal.any([stop.interrupted, stackStopping(proc)]),
       onIdle: () => deletes.flush(),
       handle: (message, handoff) => handleMessage(messageDeps, message, handoff),
     });

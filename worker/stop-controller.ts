@@ -11,6 +11,11 @@ export type StopReason = 'SIGTERM' | 'SIGINT';
 export interface StopController {
   readonly requested: AbortSignal;
   readonly cutoff: AbortSignal;
+  /**
+   * Fires on SIGINT (or a second signal): everything is cut now, a long poll included. Never
+   * on a SIGTERM alone, even past the cutoff: a poll ends by itself inside the grace.
+   */
+  readonly interrupted: AbortSignal;
   readonly reason: StopReason | undefined;
   request(reason: StopReason): void;
   dispose(): void;
@@ -24,6 +29,7 @@ export interface StopOptions {
 export function createStopController(options: StopOptions): StopController {
   const requested = new AbortController();
   const cutoff = new AbortController();
+  const interrupted = new AbortController();
   let reason: StopReason | undefined;
   let timer: NodeJS.Timeout | undefined;
   const cut = (why: string) => cutoff.abort(new InterruptedError(why));
@@ -31,6 +37,7 @@ export function createStopController(options: StopOptions): StopController {
   return {
     requested: requested.signal,
     cutoff: cutoff.signal,
+    interrupted: interrupted.signal,
     get reason() {
       return reason;
     },
@@ -43,6 +50,7 @@ export function createStopController(options: StopOptions): StopController {
       if (next === 'SIGINT' || reason !== next) {
         // Ctrl-C (or a second signal): stop in-flight work now, cleanly.
         cut(`${next}: cancelling in-flight work now`);
+        interrupted.abort(cutoff.signal.reason);
         return;
       }
       const budget = Math.max(0, options.graceMs - options.reserveMs);

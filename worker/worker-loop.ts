@@ -14,6 +14,11 @@ export interface WorkerLoopDeps {
   /** Visibility on receive: the lease, so a worker that dies early gives its message back soon. */
   readonly visibilitySeconds: number;
   readonly idleExitMs?: number;
+  /**
+   * Abandons a receive in flight at once: a SIGINT, or a local pool's stack going away with its
+   * queue (worker/env-from-parent.ts). Nothing else aborts a receive, see below.
+   */
+  readonly abandonReceive?: AbortSignal;
   /** Handles one message; calls `handoff.toolDone` when its tool is over (see handoff.ts). */
   readonly handle: (message: ReceivedMessage, handoff: Handoff) => Promise<MessageOutcome>;
   /** Called when a receive comes back empty: nothing to batch with soon (pending deletes go out). */
@@ -64,8 +69,12 @@ export async function workerLoop(deps: WorkerLoopDeps): Promise<number> {
     }
     let messages: Awaited<ReturnType<WorkQueue['receive']>>;
     try {
+      // Not aborted at a SIGTERM, not even at its cutoff: SQS hands a long poll's messages to it
+      // even once its client has gone, and each would stay invisible for a lease (a minute's
+      // stall of its metatile). The poll ends by itself within receiveWaitSeconds, which the
+      // config keeps inside the stop grace; what it brings after the stop is requeued fresh below.
       messages = await deps.queue.receive(1, deps.receiveWaitSeconds, deps.visibilitySeconds, {
-        signal: deps.stop.requested,
+        signal: deps.abandonReceive,
       });
     } catch (error) {
       if (deps.stop.requested.aborted) break;

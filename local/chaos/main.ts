@@ -101,6 +101,7 @@ const lines = [
   `  no marker without object: ${yes(c.noMarkerWithoutObject)}; counters exact: ${yes(c.countersExact)}; not inflated: ${yes(c.countersNotInflated)}`,
   `  no .part: ${yes(c.noPartFiles)}; no orphaned tool: ${yes(c.noOrphanedTools)}; no self-check refusal: ${yes(c.noSelfCheckRefusals)}; redone within bound: ${yes(c.redoneWithinBound)}`,
   `  nothing stranded (work queue drained, DLQ empty, run SUCCEEDED after the reaper's round): ${yes(c.nothingStranded)}`,
+  `  no delivery lost (no metatile first claimed from a message delivered before; SIGTERM only): ${yes(c.noDeliveryLost)}`,
   `  processes it started still running after the stop: ${leftovers.length === 0 ? 'none' : leftovers.join(', ')}`,
   report.ok ? 'chaos: PASS' : 'chaos: FAIL',
 ];

@@ -15,7 +15,7 @@ import { startLocalHub } from '../hub/local-hub.js';
 import { ChaosRunError } from './errors.js';
 import { type KillCounts, killWorkers } from './kill-workers.js';
 import { reclaimSpotWorkers } from './reclaim-spot-workers.js';
-import { strandedMessages } from './stranded-messages.js';
+import { type Stranded, strandedMessages } from './stranded-messages.js';
 
 export interface ChaosOptions {
   readonly source: string;
@@ -65,6 +65,8 @@ export interface ChaosReport {
   /** Worker exits refused by the start-up self-check (exit 78). */
   readonly selfCheckRefusals: number;
   readonly durationMs: number;
+  /** What the queues held at the end (the detail behind `nothingStranded`). */
+  readonly stranded: Stranded;
   readonly checks: {
     readonly everySubTileOneMarker: boolean;
     readonly everyMarkerHasItsObject: boolean;
@@ -83,6 +85,11 @@ export interface ChaosReport {
      * round over lost status events leaves the run SUCCEEDED.
      */
     readonly nothingStranded: boolean;
+    /**
+     * No metatile was first claimed from a message delivered before (a receive's answer nobody
+     * read, invisible for a lease): the price of a SIGKILL or an SQS fault, never of a SIGTERM.
+     */
+    readonly noDeliveryLost: boolean;
   };
   /** PIDs started for this run (emulators, Java, workers, tool groups) still alive after the stop. */
   readonly leftAfterStop: readonly number[];
@@ -105,6 +112,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const claims = new Map<string, number>();
   const warnings = new Map<string, number>();
   const toolGroups: number[] = [];
+  let lostDeliveries = 0;
   const started = Date.now();
   const hub = await startLocalHub({
     workers: options.workers,
@@ -118,7 +126,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         toolGroups.push(Number(parsed.pid));
         count(toolStarts, String(parsed.tileId));
       }
-      if (String(parsed?.msg).startsWith('metatile claimed')) count(claims, String(parsed?.metatileId));
+      if (String(parsed?.msg).startsWith('metatile claimed')) {
+        const id = String(parsed?.metatileId);
+        // Its first claim, from a message already delivered: a delivery nobody read was lost.
+        if (!claims.has(id) && Number(parsed?.receiveCount) > 1) lostDeliveries += 1;
+        count(claims, id);
+      }
       if (Number(parsed?.level) >= 40) {
         const error = parsed?.error as { class?: string; message?: string } | undefined;
         const why = error ? ` (${error.class}: ${String(error.message).slice(0, 160)})` : '';
@@ -157,7 +170,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const runId = upload.runId;
     await hub.reap();
     const run = await hub.ledger.getRun(runId);
-    const stranded = await strandedMessages(hub, 60_000);
+    // Every worker hands its messages back on a SIGTERM: with no SIGKILL and no SQS fault, no
+    // message may sit out a lease (60 s) invisible; a SIGKILL or a lost delete may cost one.
+    const sqsFaults = Object.values(hub.stack.faults()?.injected.sqs ?? {}).reduce((a, b) => a + b, 0);
+    const handedBack = kills.sigkill === 0 && sqsFaults === 0;
+    const stranded = await strandedMessages(hub, handedBack ? 20_000 : 60_000);
 
     const records: TileRecord[] = [];
     for await (const t of listTiles(hub.ledger, runId)) records.push(t);
@@ -199,7 +216,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         redone <= METATILES_IN_FLIGHT_PER_WORKER * allKills * largest,
       countersExact: counters?.done === planned.length && counters.total === planned.length,
       countersNotInflated: counters?.failed === 0 && counters.retried === 0,
-      nothingStranded: stranded === 0 && run?.status === 'SUCCEEDED',
+      noDeliveryLost: !handedBack || lostDeliveries === 0,
+      nothingStranded: stranded.total === 0 && run?.status === 'SUCCEEDED',
     };
     const restarts = hub.pool.activity().reduce((n, w) => n + w.restarts, 0);
     result = {
@@ -219,6 +237,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       serviceFaults: hub.serviceFaults(),
       workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
+      stranded,
       checks,
     };
   } finally {

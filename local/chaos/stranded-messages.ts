@@ -1,13 +1,20 @@
 import type { LocalHub } from '../hub/local-hub.js';
 
+/** What is left on the work queue and its dead-letter queue at the end of a run. */
+export interface Stranded {
+  readonly total: number;
+  readonly work: { readonly visible: number; readonly inFlight: number };
+  readonly dead: { readonly visible: number; readonly inFlight: number };
+}
+
 /** Messages left on the work queue (once it has had `withinMs` to drain) and on the DLQ. */
-export async function strandedMessages(hub: LocalHub, withinMs: number): Promise<number> {
+export async function strandedMessages(hub: LocalHub, withinMs: number): Promise<Stranded> {
   const deadline = Date.now() + withinMs;
-  let queued = await hub.queue.depth();
-  while (queued.visible + queued.inFlight > 0 && Date.now() < deadline) {
+  let work = await hub.queue.depth();
+  while (work.visible + work.inFlight > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
-    queued = await hub.queue.depth();
+    work = await hub.queue.depth();
   }
   const dead = await hub.deadLetters.depth();
-  return queued.visible + queued.inFlight + dead.visible + dead.inFlight;
+  return { total: work.visible + work.inFlight + dead.visible + dead.inFlight, work, dead };
 }

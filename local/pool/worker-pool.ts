@@ -6,7 +6,7 @@ import type { CapacityMode } from '../../lib/cost/capacity-policy.js';
 import { findFiles } from '../../lib/fs/find-files.js';
 import { PART_SUFFIX } from '../../lib/output/atomic-output.js';
 import { groupGone, killGroupNow } from '../../lib/process/terminate-group.js';
-import { ENV_FROM_PARENT } from '../../worker/env-from-parent.js';
+import { ENV_FROM_PARENT, STACK_STOPPING } from '../../worker/env-from-parent.js';
 import { bundledEntry } from '../bundled-entry.js';
 import { nodeEntry, siblingModule } from '../node-entry.js';
 import { createCapacityAccount, type PoolCapacity } from './pool-capacity.js';
@@ -227,7 +227,12 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       stopped ??= (async () => {
         stopping = true;
         const running = slots.filter((s) => s.child);
-        for (const s of running) s.child!.kill('SIGTERM');
+        for (const s of running) {
+          // The stack goes with the pool: a worker need not wait out its long poll (the queue's
+          // messages go too), unlike at a reclaim, where it must (worker/worker-loop.ts).
+          if (s.child!.connected) s.child!.send({ [STACK_STOPPING]: true });
+          s.child!.kill('SIGTERM');
+        }
         const timer = setTimeout(() => {
           for (const s of running) s.child?.kill('SIGKILL');
         }, graceMs);

@@ -69,6 +69,9 @@ describe('workers on Fargate Spot', () => {
     const wc = loadWorkerConfig(env);
     expect(wc.stopGraceMs).toBeLessThan((worker.StopTimeout as number) * 1000);
     expect(wc.toolTimeoutMs + wc.killGraceMs).toBeLessThanOrEqual(wc.stopGraceMs);
+    // A long poll is never aborted at a SIGTERM: SQS's full 20 s, ending well inside the grace.
+    expect(wc.receiveWaitSeconds).toBe(20);
+    expect(wc.receiveWaitSeconds * 1000).toBeLessThan(wc.stopGraceMs);
   });
 
   it('runs the service on the capacity provider strategy, scaled on the queue from zero', () => {

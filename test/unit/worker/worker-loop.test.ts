@@ -99,3 +99,84 @@ describe('workerLoop: a metatile uploads while the next one is in its tool', () 
     expect(h.events).not.toContain('tool m2');
   });
 });
+
+describe('workerLoop: a receive in flight at a stop', () => {
+  /**
+   * The first receive brings a message; the second is in flight when the stop arrives: it
+   * answers `m2` when `answer()` is called, and rejects when its signal aborts (as the SDK does).
+   */
+  function stopHarness() {
+    // No budget left after the reserve: a SIGTERM's cutoff fires at once, as in a reclaim that
+    // leaves no time for the work in flight.
+    const stop = createStopController({ graceMs: 3_000, reserveMs: 3_000 });
+    const abandon = new AbortController();
+    const queue = createRecordingQueue();
+    let answer: (() => void) | undefined;
+    let aborted = 0;
+    let n = 0;
+    let inFlight: () => void = () => {};
+    const waiting = new Promise<void>((r) => {
+      inFlight = r;
+    });
+    queue.receive = async (_max, _wait, _visibility, options) => {
+      n += 1;
+      if (n === 1) return [received({}, 1, 'm1')];
+      inFlight();
+      return new Promise<ReceivedMessage[]>((resolve, reject) => {
+        answer = () => resolve([received({}, 1, `m${n}`)]);
+        const abort = () => {
+          aborted += 1;
+          reject(options?.signal?.reason);
+        };
+        if (options?.signal?.aborted) abort();
+        else options?.signal?.addEventListener('abort', abort);
+      });
+    };
+    const loop = workerLoop({
+      queue,
+      log: pino({ level: 'silent' }),
+      stop,
+      receiveWaitSeconds: 20,
+      visibilitySeconds: 60,
+      // As the worker composes it (run-worker.ts).
+      abandonReceive: AbortSignal.any([stop.interrupted, abandon.signal]),
+      handle: async () => 'completed' as const,
+    });
+    return { queue, stop, abandon, loop, waiting, answer: () => answer?.(), aborted: () => aborted };
+  }
+
+  it('a SIGTERM, even past its cutoff, lets the long poll answer; what it brings goes back fresh', async () => {
+    // The bug this catches: the receive aborted at the SIGTERM or at its cutoff (`signal:
+    // stop.cutoff`). SQS still hands a poll's message to a client that has gone: it stayed
+    // invisible for a lease and its metatile stalled a minute (the spot fallback run lost two so).
+    const h = stopHarness();
+    await h.waiting;
+    h.stop.request('SIGTERM');
+    // The cutoff's listeners run synchronously as it fires: a receive wired to it is aborted by now.
+    await new Promise((r) => h.stop.cutoff.addEventListener('abort', r, { once: true }));
+    expect(h.aborted()).toBe(0);
+    h.answer();
+    expect(await h.loop).toBe(75);
+    expect(h.queue.actions).toContain('requeue m2');
+  });
+
+  it('the local stack stopping abandons the poll at once: the final stop does not wait it out', async () => {
+    // The bug this catches: the abandon signal not passed to the receive, so every local stop
+    // waited up to 20 s for its idle workers' polls.
+    const h = stopHarness();
+    await h.waiting;
+    h.abandon.abort();
+    h.stop.request('SIGTERM');
+    expect(await h.loop).toBe(75);
+    expect(h.aborted()).toBe(1);
+    expect(h.queue.actions.filter((a) => a.startsWith('requeue'))).toEqual([]);
+  });
+
+  it('a SIGINT cuts the poll at once (the operator wants everything stopped now)', async () => {
+    const h = stopHarness();
+    await h.waiting;
+    h.stop.request('SIGINT');
+    expect(await h.loop).toBe(75);
+    expect(h.aborted()).toBe(1);
+  });
+});
