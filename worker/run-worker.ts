@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createAdapters } from '../lib/adapters/create-adapters.js';
 import { loadConfig } from '../lib/config/config.js';
 import { createLogger } from '../lib/log/logger.js';
+import { markPhase } from '../lib/log/phase-marks.js';
 import { createEnginePool } from '../lib/process/engine-pool.js';
 import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
@@ -87,6 +88,11 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     stop.request('SIGINT');
   });
 
+  // The local pool's stack is going (its SIGTERM follows): a stop like the SIGTERM, the poll
+  // abandoned at once (worker-loop.ts).
+  const stackGone = stackStopping(proc);
+  stackGone.addEventListener('abort', () => stop.request('SIGTERM'), { once: true });
+
   const toolEnv = gdalEnv(config, proc.env);
   const metatileEngine = metatileCommand(wc.gdalPython);
   const engines = createEnginePool();
@@ -115,6 +121,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
     onToolStart: (file, pid, started, runId) => {
       for (const tile of started) log.info({ runId, tileId: tile.id, tool: file, pid }, 'tool started');
+      markPhase('worker: tool started');
     },
   };
   const messageDeps: HandleMessageDeps = {
@@ -132,6 +139,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   };
   try {
     log.info({ scratch: wc.scratchDir, sourceAccess: wc.sourceAccess }, 'worker started');
+    markPhase('worker: polling');
     const code = await workerLoop({
       queue,
       log,
@@ -139,7 +147,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
       receiveWaitSeconds: wc.receiveWaitSeconds,
       visibilitySeconds: Math.ceil(wc.leaseMs / 1000),
       idleExitMs: wc.idleExitMs,
-      abandonReceive: AbortSignal.any([stop.interrupted, stackStopping(proc)]),
+      abandonReceive: AbortSignal.any([stop.interrupted, stackGone]),
       onIdle: () => deletes.flush(),
       handle: (message, handoff) => handleMessage(messageDeps, message, handoff),
     });

@@ -77,7 +77,8 @@ export async function workerLoop(deps: WorkerLoopDeps): Promise<number> {
         signal: deps.abandonReceive,
       });
     } catch (error) {
-      if (deps.stop.requested.aborted) break;
+      // Abandoned: the stack goes (its SIGTERM may be a moment behind) or the stop cut it.
+      if (deps.stop.requested.aborted || deps.abandonReceive?.aborted) break;
       deps.log.warn({ err: error }, 'receive failed; backing off');
       await new Promise((r) => setTimeout(r, 1_000));
       continue;

@@ -172,6 +172,16 @@ describe('workerLoop: a receive in flight at a stop', () => {
     expect(h.queue.actions.filter((a) => a.startsWith('requeue'))).toEqual([]);
   });
 
+  it('the stack stopping a moment before its SIGTERM ends the loop, not a back-off and a retry', async () => {
+    // The bug this catches: the abandoned receive taken for a failed one ("receive failed;
+    // backing off", a warning in every up's stop), then retried against an aborted signal.
+    const h = stopHarness();
+    await h.waiting;
+    h.abandon.abort();
+    expect(await h.loop).toBe(0);
+    expect(h.aborted()).toBe(1);
+  });
+
   it('a SIGINT cuts the poll at once (the operator wants everything stopped now)', async () => {
     const h = stopHarness();
     await h.waiting;
