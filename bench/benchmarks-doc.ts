@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startupTable } from './startup-table.js';
 import { type BenchResults, benchTable } from './table.js';
 
 export const DOC = 'docs/benchmarks.md';
@@ -52,6 +53,7 @@ export function benchmarksDoc(results: BenchResults, tried: string): string {
     '',
     benchTable(results),
     '',
+    ...(results.startup ? [startupTable(results.startup), ''] : []),
     NOTES,
     '## Tried and not kept',
     '',

@@ -18,6 +18,8 @@ export async function geohubCliRun(
   dir: string,
   /** A running `geohub up` to use (up-daemon.ts); without it, a private stack, whatever the user runs. */
   up?: Readonly<Record<string, string>>,
+  /** More environment for the command (the start-up profile's GEOHUB_PROFILE). */
+  extraEnv: Readonly<Record<string, string>> = {},
 ): Promise<{ seconds: number; tiles: number }> {
   const out = join(dir, 'geohub-cli');
   rmSync(out, { recursive: true, force: true });
@@ -35,7 +37,11 @@ export async function geohubCliRun(
   ];
   const t0 = performance.now();
   await execa(process.execPath, [bin, ...args], {
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...(up ?? { GEOHUB_STANDALONE: '1' }) },
+    env: {
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...(up ?? { GEOHUB_STANDALONE: '1' }),
+      ...extraEnv,
+    },
   });
   const seconds = Math.round(performance.now() - t0) / 1000;
   const tiles = findFiles(out, (n) => /^\d+\.tif$/.test(n)).length;

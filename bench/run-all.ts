@@ -5,7 +5,7 @@
  *
  * Options: `--quick` (small inputs, one run each: the CI check that the bench produces its
  * figures; docs/ is left alone), `--runs <n>` (timed runs per figure, default 3),
- * `--results <file>`, `--only <sections>` (a comma list of overhead, sigterm, rerun, cancel,
+ * `--results <file>`, `--only <sections>` (a comma list of overhead, startup, sigterm, rerun, cancel,
  * counted, split, finalize, bundle, pdal: re-measures those rows alone and merges them into
  * docs/benchmarks.json; every other row keeps the commit and date it was measured on, and the
  * table says so).
@@ -28,6 +28,7 @@ import { benchPdalEngines } from './pdal-engines.js';
 import { benchRerunCompleted, benchSigtermResume, type RerunFigures, type SigtermResume } from './resume.js';
 import { benchDir, benchRasters } from './sources.js';
 import type { SplitBundleResult } from './split-bundle.js';
+import { benchStartupProfile } from './startup-profile.js';
 import { parseBenchArgs } from './support/bench-args.js';
 import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
@@ -67,6 +68,7 @@ try {
   // Each figure is saved as soon as it is measured: the rows the issue judges first, then the rest.
   const figures: {
     overhead?: BenchResults['overhead'];
+    startup?: BenchResults['startup'];
     resume: { sigterm?: SigtermResume; rerun?: RerunFigures };
     cancel?: BenchResults['cancel'];
     counted?: BenchResults['counted'];
@@ -83,6 +85,11 @@ try {
     saveSoFar({ ...figures, overhead });
   }
   figures.overhead = overhead;
+  if (want('startup')) {
+    log(`start-up profile of the ${rasters[0]!.label} job, cold and on a running up, ${runs} runs each…`);
+    figures.startup = await benchStartupProfile(rasters[0]!, { workers, runs, dir });
+    saveSoFar(figures);
+  }
   const resume = figures.resume;
   if (want('sigterm')) {
     log('resume after a SIGTERM with a tool in flight…');

@@ -7,6 +7,7 @@ import type { OverheadFigures } from './overhead.js';
 import type { PdalBench } from './pdal-engines.js';
 import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
 import type { SplitBundleResult } from './split-bundle.js';
+import type { StartupProfile } from './startup-profile.js';
 import type { machine } from './support/machine.js';
 import { pdalRows } from './support/pdal-rows.js';
 import { crossoverRow, overheadRows } from './support/peer-rows.js';
@@ -32,6 +33,8 @@ export interface BenchResults {
   /** Unset for the figures saved so far by a bench that did not finish. */
   readonly totalSeconds?: number;
   readonly overhead: readonly OverheadFigures[];
+  /** bench/startup-profile.ts: the small job's phases, cold and on a running up. */
+  readonly startup?: StartupProfile;
   readonly counted?: CountedRun;
   readonly split?: {
     readonly subTiles: number;

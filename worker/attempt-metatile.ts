@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ClaimHandle, Release } from '../lib/ledger/ledger.js';
 import type { Logger } from '../lib/log/logger.js';
+import { markPhase } from '../lib/log/phase-marks.js';
 import { MAX_TILES_PER_MESSAGE } from '../lib/model/metatile.js';
 import type { RunHead } from '../lib/model/run.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
@@ -54,6 +55,7 @@ export async function attemptMetatile(
     release = undefined;
     const durationMs = now() - started;
     log.info({ durationMs, toolMs, waitMs, uploadMs: durationMs - toolMs - waitMs }, 'metatile done');
+    markPhase('worker: metatile done');
     return 'delete';
   } catch (error) {
     const policy = failurePolicy(error);

@@ -3,6 +3,7 @@ import type { Provenance } from './provenance.js';
 /** The bench's sections, as `--only` names them; each is one or more rows of the table. */
 export const SECTIONS = [
   'overhead',
+  'startup',
   'sigterm',
   'rerun',
   'cancel',
@@ -18,6 +19,7 @@ export type Section = (typeof SECTIONS)[number];
 /** Where each section's figures live in the results. */
 const FIELDS: Readonly<Record<Section, readonly string[]>> = {
   overhead: ['overhead'],
+  startup: ['startup'],
   sigterm: ['resume.sigterm'],
   rerun: ['resume.rerun'],
   cancel: ['cancel'],

@@ -15,13 +15,18 @@ export interface UpDaemon {
  * directory of the bench's own: `geohub run` given `env` uses it, and no up of the user's is
  * touched. Stopped as a user stops it (SIGINT), waited for.
  */
-export async function startUpDaemon(dir: string, workers: number): Promise<UpDaemon> {
+export async function startUpDaemon(
+  dir: string,
+  workers: number,
+  extraEnv: Readonly<Record<string, string>> = {},
+): Promise<UpDaemon> {
   const state = join(dir, 'up-state');
   mkdirSync(state, { recursive: true });
   const env = {
     ...process.env,
     XDG_STATE_HOME: state,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...extraEnv,
   };
   const child = spawn(
     process.execPath,

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { markPhase, markProcessStart } from '../../lib/log/phase-marks.js';
 import { CliError } from './cli-error.js';
 import { registerControl } from './commands/control.js';
 import { registerCost } from './commands/cost.js';
@@ -33,9 +34,12 @@ export async function main(
   argv: readonly string[],
   io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, exitCode: 0 },
 ): Promise<number> {
+  markProcessStart('cli');
+  markPhase('cli: code loaded');
   const program = buildProgram(io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
+    markPhase('cli: done');
     return io.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;

@@ -1,3 +1,4 @@
+import { markPhase } from '../../lib/log/phase-marks.js';
 import { startEmulators } from '../stack/emulator-set.js';
 import { portOf } from './api-client.js';
 import { checkRoomForCopy } from './free-space.js';
@@ -25,6 +26,7 @@ export async function runJob(options: RunJobOptions): Promise<RunSummary> {
   const job = await readLocalJob(input.path, options.job, options.zoom, options.sourceCrs);
   const out = await prepareOutputDir(options.out, options.replace ?? false);
   for (const file of collection?.members ?? [input]) await checkRoomForCopy(options.file, file.path);
+  markPhase('cli: inputs checked');
   if (collection) {
     options.onCollection?.({ name: collection.name, members: collection.members.length });
     const members = collection.members;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readRunMembers } from '../../lib/collection/run-members.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { countClaims } from '../../lib/ledger/tile-records.js';
+import { markPhase } from '../../lib/log/phase-marks.js';
 import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
@@ -56,6 +57,7 @@ async function runWithMirror(
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
     workerEnv: { GEOHUB_OUTPUT_MIRROR_DIR: mirror },
   });
+  markPhase('cli: hub ready');
   try {
     const uploadStarted = Date.now();
     const jobOption = Object.keys(job).length === 0 ? {} : { job };
@@ -81,6 +83,7 @@ async function runWithMirror(
       });
     });
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
+    markPhase('cli: uploaded, run started');
     const runId = upload.runId;
     const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: upload.parts };
     // The user knows their files, not the object keys they were uploaded to: name the files.
@@ -108,6 +111,7 @@ async function runWithMirror(
       if (run) options.onProgress?.(run);
       await Promise.race([execution, sleep(250)]);
     }
+    markPhase('cli: run ended');
     if (cancelling) await waitForClaims(hub.ledger, runId);
     // Nothing is left for the workers: they stop while the outputs are copied rather than after
     // (each takes about half a second on a few hundred tiles; hub.stop() then waits for the same
@@ -120,6 +124,7 @@ async function runWithMirror(
     if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
       await out.clearPrevious();
       await copyRunOutputs(hub.store, runId, out.path, { mirror });
+      markPhase('cli: outputs copied');
     }
     const reason = run?.reason ?? (record?.error ? `${record.error}: ${record.cause ?? ''}` : undefined);
     const summary = runSummary(
@@ -145,6 +150,7 @@ async function runWithMirror(
     };
   } finally {
     await hub.stop();
+    markPhase('cli: stack stopped');
   }
 }
 

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { markPhase } from '../../lib/log/phase-marks.js';
 import type { RunRecord } from '../../lib/model/run.js';
 import { plainFileName } from '../server/plain-file-name.js';
 import { callApi } from './api-client.js';
@@ -49,6 +50,7 @@ export async function runOnUp(
   });
   const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: 1 };
   if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
+  markPhase('cli: uploaded, run started');
   const named = (text: string | undefined) => text?.replace(/s3:\/\/\S+?\/incoming\/\S+/g, options.file);
   if (upload.outcome === 'rejected') {
     return {
@@ -98,9 +100,11 @@ export async function followOnUp(
     if (ENDED.has(run.status) && run.execution?.status !== 'RUNNING') break;
     await sleep(POLL_MS);
   }
+  markPhase('cli: run ended');
   if (cancelling) await waitForClaims(up.port, path, env);
   if (run.status === 'SUCCEEDED' || run.counters.done > 0) {
     await (await copier).copyFromUp(up.operator, runId, out);
+    markPhase('cli: outputs copied');
   }
   return {
     ...runSummary(

@@ -6,6 +6,7 @@ import { reaperTask } from '../../functions/reaper.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
+import { markPhase } from '../../lib/log/phase-marks.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
@@ -116,6 +117,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
   // the first upload and its execution's start overlap the containers' start, and a step that
   // comes first waits for its own container (lambda-pool.ts); stop() ends them either way.
   const warm = lambdas?.prewarm(['split', 'enqueue', 'check-progress', 'finalize']) ?? Promise.resolve();
+  warm.then(() => markPhase('hub: lambda containers warm')).catch(() => {});
   let stack: LocalStack;
   try {
     stack = await stackStart;
@@ -179,6 +181,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     });
 
     let stopped = false;
+    markPhase('hub: ready');
     return {
       stack,
       ledger,
@@ -202,6 +205,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
             onProgress: uploadOptions.onProgress,
             signal: uploadOptions.signal,
           });
+          markPhase('hub: source stored');
           return { ...(await outcome), key, parts };
         } catch (error) {
           outcomes.delete(encodeEventKey(key));

@@ -5,6 +5,7 @@ import {
   FUNCTIONS,
   type FunctionTask,
 } from '../../functions/registry.js';
+import { markPhase } from '../../lib/log/phase-marks.js';
 import { guardedInvoke } from '../iam/guard-calls.js';
 import type { LocalIam } from '../iam/local-iam.js';
 import type { LambdaPool } from '../statemachine/lambda-pool.js';
@@ -23,7 +24,8 @@ export function taskHandlers(
   iam: LocalIam | undefined,
   as: (principal: string) => PrincipalDeps,
 ): Record<ContainerState, Handler> {
-  const task = (fn: string, load: () => Promise<FunctionTask>): Handler => {
+  const task = (fn: string, load: () => Promise<FunctionTask>): Handler => profiled(fn, taskOf(fn, load));
+  const taskOf = (fn: string, load: () => Promise<FunctionTask>): Handler => {
     if (lambdas)
       return guardedInvoke(iam, 'state-machine', fn, (event: unknown) => lambdas.invoke(fn, event));
     let local: Promise<Handler> | undefined;
@@ -37,3 +39,15 @@ export function taskHandlers(
     CONTAINER_FUNCTIONS.map((fn) => [FUNCTIONS[fn].state, task(fn, FUNCTIONS[fn].container)]),
   ) as Record<ContainerState, Handler>;
 }
+
+/** A step's start and end in the bench's start-up profile (lib/log/phase-marks.ts). */
+const profiled =
+  (fn: string, handler: Handler): Handler =>
+  async (event: unknown) => {
+    markPhase(`step ${fn}: start`);
+    try {
+      return await handler(event);
+    } finally {
+      markPhase(`step ${fn}: end`);
+    }
+  };

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { markPhase } from '../../lib/log/phase-marks.js';
 import { type EmulatorProcess, startEmulator } from './emulator-process.js';
 import { EMULATOR_KINDS, type EmulatorMessage } from './emulator-protocol.js';
 import { CREDENTIAL_ENV, newLocalCredentials } from './local-credentials.js';
@@ -60,6 +61,7 @@ export function startEmulators(): EmulatorSet {
   const settled = Promise.allSettled(
     EMULATOR_KINDS.map((kind) =>
       startEmulator(kind, dataDir, credentialEnv, onMessage).then((emulator) => {
+        markPhase(`emulator ${kind}: ready`);
         live.add(emulator);
         return emulator;
       }),

@@ -1,5 +1,6 @@
 import { createAwsClients } from '../../lib/aws/clients.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
+import { markPhase } from '../../lib/log/phase-marks.js';
 import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
 import { iamGate } from '../iam/iam-gate.js';
@@ -123,7 +124,9 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
         GEOHUB_DLQ_URL: `${baseEnv.GEOHUB_ENDPOINT_SQS}/unused`,
       }),
     );
+    markPhase('stack: emulators up');
     const names = await provision(bootstrap, resources).finally(() => bootstrap.destroy());
+    markPhase('stack: tables and queues made');
     if (options.faults || iam) {
       behaviour = await startAwsBehaviour({
         emulators: { dynamodb: endpoint('dynamodb'), s3: endpoint('s3rver'), sqs: endpoint('sqs') },
