@@ -37,6 +37,7 @@ const schema = z.object({
   GEOHUB_FAULT: z.string().regex(FAULT_PATTERN).optional(),
   GEOHUB_GDAL_PYTHON: z.string().min(1).default(DEFAULT_GDAL_PYTHON),
   GEOHUB_OUTPUT_MIRROR_DIR: z.string().min(1).optional(),
+  GEOHUB_OUTPUT_MIRROR_PER_RUN: z.enum(['0', '1']).default('0'),
 });
 
 export interface WorkerConfig {
@@ -62,6 +63,8 @@ export interface WorkerConfig {
   readonly sourceCacheMaxBytes: number;
   /** `geohub run` only: where each uploaded tile is also left for its copy into --out (lib/output/output-mirror.ts). */
   readonly outputMirrorDir?: string;
+  /** Mirror a run only into its own directory of the mirror, when made (lib/output/output-mirror.ts). */
+  readonly outputMirrorPerRun: boolean;
   /** A GDAL/PDAL process older than this is an orphan (default: the longest budget plus a margin). */
   readonly orphanAgeSeconds: number;
   /** Log the AWS requests this worker made, by service and command, when it exits (benchmarks). */
@@ -96,6 +99,7 @@ export function loadWorkerConfig(env: Env = process.env): WorkerConfig {
     sourceAccess: e.GEOHUB_SOURCE_ACCESS,
     sourceCacheMaxBytes: e.GEOHUB_SOURCE_CACHE_MAX_BYTES,
     outputMirrorDir: e.GEOHUB_OUTPUT_MIRROR_DIR,
+    outputMirrorPerRun: e.GEOHUB_OUTPUT_MIRROR_PER_RUN === '1',
     fault: e.GEOHUB_FAULT,
     gdalPython: e.GEOHUB_GDAL_PYTHON,
     countRequests: e.GEOHUB_COUNT_REQUESTS === '1',

@@ -5,7 +5,7 @@ import type { RunHead, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
-import { mirrorOutput } from '../lib/output/output-mirror.js';
+import { mirrorOutput, runMirror } from '../lib/output/output-mirror.js';
 import type { EnginePool, EngineSpec } from '../lib/process/engine-pool.js';
 import { engineRequest, type RunScope, scopeEnv } from '../lib/process/engine-request.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
@@ -41,6 +41,8 @@ export interface ProcessTileDeps {
   readonly engines?: EnginePool;
   /** Where each uploaded tile is also left, on a local run (lib/output/output-mirror.ts). */
   readonly outputMirrorDir?: string;
+  /** A `geohub up`'s mirror: only the runs given a directory in it (runMirror). */
+  readonly outputMirrorPerRun?: boolean;
   /** Called once per tool invocation with the sub-tiles it works on (counts tool work in tests and benchmarks). */
   readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[], runId: string) => void;
 }
@@ -135,7 +137,11 @@ export async function processTile(
     );
     signal.throwIfAborted();
     const head = await deps.store.putFile(key, final, { signal, contentType: 'image/tiff' });
-    await mirrorOutput(deps.outputMirrorDir, key, final);
+    await mirrorOutput(
+      await runMirror(deps.outputMirrorDir, run.runId, deps.outputMirrorPerRun === true),
+      key,
+      final,
+    );
     return { key, etag: head.etag, bytes: head.bytes };
   } catch (error) {
     // Above any cancellation cause: the worker cannot kill its tool, so it must stop working.

@@ -4,7 +4,7 @@ import { tileOutputKey } from '../lib/model/ids.js';
 import type { Metatile } from '../lib/model/metatile.js';
 import type { RunHead, TileOutput } from '../lib/model/run.js';
 import { withAtomicOutputs } from '../lib/output/atomic-output.js';
-import { mirrorOutput } from '../lib/output/output-mirror.js';
+import { mirrorOutput, runMirror } from '../lib/output/output-mirror.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
@@ -80,12 +80,13 @@ export async function processTiles(
     signal.throwIfAborted();
     await hooks.beforeUpload?.();
     signal.throwIfAborted();
+    const mirror = await runMirror(deps.outputMirrorDir, run.runId, deps.outputMirrorPerRun === true);
     // Every upload settles before this returns or throws: none still reads a file removed below.
     const uploads = await Promise.allSettled(
       tiles.map(async (tile, i) => {
         const key = tileOutputKey(run.runId, tile);
         const head = await deps.store.putFile(key, finals[i]!, { signal, contentType: 'image/tiff' });
-        await mirrorOutput(deps.outputMirrorDir, key, finals[i]!);
+        await mirrorOutput(mirror, key, finals[i]!);
         results.set(tile.id, { key, etag: head.etag, bytes: head.bytes });
       }),
     );

@@ -118,6 +118,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     metatileEngine,
     engines,
     outputMirrorDir: wc.outputMirrorDir,
+    outputMirrorPerRun: wc.outputMirrorPerRun,
     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
     onToolStart: (file, pid, started, runId) => {
       for (const tile of started) log.info({ runId, tileId: tile.id, tool: file, pid }, 'tool started');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, link, lstat, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -11,6 +11,23 @@ import { join } from 'node:path';
  */
 export function mirrorPath(dir: string, key: string): string {
   return join(dir, encodeURIComponent(key));
+}
+
+/**
+ * Where a run's tiles are mirrored. A `geohub run`'s own stack mirrors every run into `root`. A
+ * `geohub up` serves many runs, most of which no CLI copies (the page's, `submit`'s): there
+ * `perRun` is set, and a run is mirrored only into the directory `root/<runId>` that its
+ * `geohub run` asked the up to make; none, no mirror.
+ */
+export async function runMirror(
+  root: string | undefined,
+  runId: string,
+  perRun: boolean,
+): Promise<string | undefined> {
+  if (!root || !perRun) return root;
+  const dir = join(root, runId);
+  const made = await lstat(dir).catch(() => undefined);
+  return made?.isDirectory() ? dir : undefined;
 }
 
 /**

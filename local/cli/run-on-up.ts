@@ -41,6 +41,8 @@ export async function runOnUp(
   }
   const query = new URLSearchParams({
     name: name.data,
+    // The up mirrors this run's tiles for the copy below (lib/output/output-mirror.ts).
+    ...(up.mirror ? { mirror: '1' } : {}),
     ...(Object.keys(job).length === 0 ? {} : { job: JSON.stringify(job) }),
   });
   const uploadStarted = Date.now();
@@ -103,7 +105,7 @@ export async function followOnUp(
   markPhase('cli: run ended');
   if (cancelling) await waitForClaims(up.port, path, env);
   if (run.status === 'SUCCEEDED' || run.counters.done > 0) {
-    await (await copier).copyFromUp(up.operator, runId, out);
+    await (await copier).copyFromUp(up.operator, runId, out, up.mirror);
     markPhase('cli: outputs copied');
   }
   return {

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { readUpToken } from '../server/up-token.js';
 import { upSession } from './api-client.js';
 
@@ -8,6 +9,8 @@ export interface RunningUp {
   readonly pid: number;
   /** Its stack's environment with the operator's key: what its outputs are read with. */
   readonly operator: Readonly<Record<string, string>>;
+  /** Its output mirror's root (up-token.ts), when it has one. */
+  readonly mirror?: string;
 }
 
 export type UpLookup =
@@ -35,5 +38,8 @@ export async function findRunningUp(port: number, env?: NodeJS.ProcessEnv): Prom
       notUsed: `the geohub up on 127.0.0.1:${port} is older than this geohub: restart it to share it`,
     };
   }
-  return { found: { port, url: file.url, pid: file.pid, operator: file.operator } };
+  const mirror = typeof file.mirror === 'string' && isAbsolute(file.mirror) ? file.mirror : undefined;
+  return {
+    found: { port, url: file.url, pid: file.pid, operator: file.operator, ...(mirror ? { mirror } : {}) },
+  };
 }

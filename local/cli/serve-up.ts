@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger } from '../../lib/log/logger.js';
 import { parseFaultRates } from '../faults/fault-rates.js';
 import { type LocalHub, startLocalHub } from '../hub/local-hub.js';
@@ -36,12 +39,18 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The tiles of the runs a `geohub run` on this up will copy, each run in a directory of its
+  // own (lib/output/output-mirror.ts); private to this user, gone with the up.
+  const mirror = mkdtempSync(join(tmpdir(), 'geohub-up-mirror-'));
+  const removeMirror = () => rmSync(mirror, { recursive: true, force: true });
+  process.once('exit', removeMirror);
   const hub = await startLocalHub({
     workers: opts.workers,
     // As hard as AWS: concurrent transactions conflict, hot items throttle; GEOHUB_FAULT_* adds more.
     faults: parseFaultRates(process.env),
     log,
     onWorkerLog: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+    workerEnv: { GEOHUB_OUTPUT_MIRROR_DIR: mirror, GEOHUB_OUTPUT_MIRROR_PER_RUN: '1' },
   });
   // Two values: the CLI's bearer token, and the page's session cookie (auth.ts says why).
   const secrets = { token: newUpSecret(), session: newUpSecret() };
@@ -52,6 +61,7 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
     api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secrets, port), {
       ...UPLOAD_LIMITS,
       maxBytes: opts.maxUploadGb * 1e9,
+      mirrorRoot: mirror,
     });
     const port = Number(new URL(api.url).port);
     removeToken = await writeUpToken(port, {
@@ -60,6 +70,7 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
       pid: process.pid,
       stack: hub.stack.env,
       operator: hub.stack.envFor(OPERATOR),
+      mirror,
     });
     const pageUrl = `${api.url}/?login=${secrets.session}`;
     emit(
@@ -90,6 +101,8 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
   // stop their tools on the cancel; then everything stops. One line says what happened.
   const cancelled = await cancelRunningRuns(hub).finally(async () => {
     await hub.stop();
+    removeMirror();
+    process.off('exit', removeMirror);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   });

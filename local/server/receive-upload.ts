@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
+import { runIdSchema } from '../../lib/model/ids.js';
 import { jobParamsSchema, MAX_SIDECAR_BYTES, tileParamsSchema } from '../../lib/split/job-params.js';
 import type { LocalHub } from '../hub/local-hub.js';
 import { HttpError } from './errors.js';
@@ -36,6 +37,8 @@ const uploadSchema = z
       })
       .pipe(jobParamsSchema)
       .optional(),
+    /** `geohub run` copies this run's outputs on this machine: mirror its tiles (UploadLimits.mirrorRoot). */
+    mirror: z.literal('1').optional(),
   })
   .strict()
   .refine((q) => q.zoom === undefined || q.job === undefined, 'give the zoom in the job, not both');
@@ -56,6 +59,11 @@ export interface UploadLimits {
   readonly bodyIdleMs: number;
   /** While the file goes on to the bucket, a progress line at least this often. */
   readonly progressEveryMs: number;
+  /**
+   * `geohub up`'s output mirror (lib/output/output-mirror.ts, per run): an upload sent with
+   * `mirror=1` (`geohub run` on this up, which copies the outputs) gets its run a directory there.
+   */
+  readonly mirrorRoot?: string;
 }
 
 export const UPLOAD_LIMITS: UploadLimits = {
@@ -81,7 +89,7 @@ export async function receiveUpload(
   url: URL,
   timings: UploadLimits = UPLOAD_LIMITS,
 ): Promise<typeof RESPONDED> {
-  const { name, zoom, job } = parse(uploadSchema, Object.fromEntries(url.searchParams));
+  const { name, zoom, job, mirror } = parse(uploadSchema, Object.fromEntries(url.searchParams));
   // Node's parser reads no more than a stated Content-Length; a chunked body states none.
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (!Number.isSafeInteger(declared))
@@ -109,6 +117,9 @@ export async function receiveUpload(
       });
       // "started" means the run can be looked up: `geohub status` right after `submit` finds it.
       if (outcome.outcome === 'started') {
+        // Made at once, while the split runs: the workers mirror the tiles made from then on.
+        if (mirror && timings.mirrorRoot)
+          await mkdir(join(timings.mirrorRoot, runIdSchema.parse(outcome.runId)), { mode: 0o700 });
         await waitForRun(
           { ledger: hub.ledger, executionStatus: (arn) => hub.executions.get(arn)?.status },
           outcome.runId,

@@ -21,6 +21,11 @@ export interface UpToken {
    * reads a run's outputs with when it uses this up (local/cli/run-on-up.ts).
    */
   readonly operator?: Readonly<Record<string, string>>;
+  /**
+   * Its output mirror (lib/output/output-mirror.ts, per run): `geohub run` on this up links its
+   * run's tiles from `<mirror>/<runId>` instead of downloading them, then removes that directory.
+   */
+  readonly mirror?: string;
 }
 
 export const newUpSecret = () => randomBytes(32).toString('base64url');

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,6 +15,7 @@ import {
   mirroredObject,
   mirrorOutput,
   mirrorPath,
+  runMirror,
 } from '../../../../lib/output/output-mirror.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
@@ -85,5 +94,18 @@ describe('the output mirror', () => {
     expect(existsSync(refused)).toBe(false);
     expect(await linkMirroredObject(mirror, key, { bytes: 10, etag: md5(bytes) }, linked)).toBe(false);
     expect(readFileSync(linked)).toEqual(bytes);
+  });
+
+  it("an up's mirror takes a run only into the directory made for it, never through a link", async () => {
+    const root = tempDir('geohub-up-mirror-test-');
+    // A geohub run's own stack: every run, into the root.
+    expect(await runMirror(root, 'r-00000001', false)).toBe(root);
+    expect(await runMirror(undefined, 'r-00000001', true)).toBeUndefined();
+    // An up: only a run its CLI asked for (its directory made by the up's API).
+    expect(await runMirror(root, 'r-00000001', true)).toBeUndefined();
+    mkdirSync(join(root, 'r-00000001'));
+    expect(await runMirror(root, 'r-00000001', true)).toBe(join(root, 'r-00000001'));
+    symlinkSync(tempDir('geohub-elsewhere-'), join(root, 'r-00000002'));
+    expect(await runMirror(root, 'r-00000002', true)).toBeUndefined();
   });
 });

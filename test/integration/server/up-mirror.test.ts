@@ -1,0 +1,104 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tilesPrefix } from '../../../lib/model/ids.js';
+import { copyFromUp } from '../../../local/cli/copy-from-up.js';
+import { checkInputFile } from '../../../local/cli/input-file.js';
+import { prepareOutputDir } from '../../../local/cli/output-dir.js';
+import { findRunningUp } from '../../../local/cli/running-up.js';
+import { uploadToUp } from '../../../local/cli/upload-to-up.js';
+import type { LocalHub } from '../../../local/hub/local-hub.js';
+import { OPERATOR } from '../../../local/iam/local-iam.js';
+import { type ApiServer, startApiServer } from '../../../local/server/api-server.js';
+import { tokenGate } from '../../../local/server/auth.js';
+import { UPLOAD_LIMITS } from '../../../local/server/receive-upload.js';
+import { newUpSecret, writeUpToken } from '../../../local/server/up-token.js';
+import { startTestHub } from '../../support/hub.js';
+import { fileTempDir, tempDir } from '../../support/temp-dir.js';
+import { waitUntil } from '../../support/wait-until.js';
+
+const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+const env = { XDG_RUNTIME_DIR: fileTempDir('geohub-runtime-') };
+/** The up's mirror root, as `geohub up` makes it (serve-up.ts). */
+const root = fileTempDir('geohub-up-mirror-');
+
+let hub: LocalHub;
+let api: ApiServer;
+let port: number;
+let removeToken = async () => {};
+beforeAll(async () => {
+  hub = await startTestHub({
+    workerEnv: { GEOHUB_OUTPUT_MIRROR_DIR: root, GEOHUB_OUTPUT_MIRROR_PER_RUN: '1' },
+  });
+  const secrets = { token: newUpSecret(), session: newUpSecret() };
+  api = await startApiServer(hub, 0, undefined, (p) => tokenGate(secrets, p), {
+    ...UPLOAD_LIMITS,
+    mirrorRoot: root,
+  });
+  port = Number(new URL(api.url).port);
+  removeToken = await writeUpToken(
+    port,
+    {
+      url: api.url,
+      token: secrets.token,
+      pid: process.pid,
+      operator: hub.stack.envFor(OPERATOR),
+      mirror: root,
+    },
+    env,
+  );
+});
+afterAll(async () => {
+  await removeToken();
+  await api?.close();
+  await hub?.stop();
+});
+
+async function submit(query: string): Promise<string> {
+  const input = await checkInputFile(RGB);
+  const r = await uploadToUp<{ outcome: string; runId: string }>(port, `/api/uploads?${query}`, input, {
+    env,
+  });
+  expect(r.outcome).toBe('started');
+  const ended = await waitUntil(
+    async () => (await hub.ledger.getRun(r.runId))?.status === 'SUCCEEDED',
+    120_000,
+  );
+  expect(ended).toBe(true);
+  return r.runId;
+}
+
+describe("geohub up mirrors the tiles of a `geohub run`'s run only, for that run's copy", () => {
+  it('a run sent with mirror=1 gets its tiles in <mirror>/<run>; the copy takes them and removes it; other runs leave nothing', async () => {
+    // The bugs this catches: the up mirroring every run (the page's and submit's too, which no
+    // one copies: the mirror would grow with every tile the up makes), or the copy leaving the
+    // run's mirror behind.
+    const copied = await submit('name=copied.tif&job=%7B%22zoom%22%3A9%7D&mirror=1');
+    const other = await submit('name=other.tif&job=%7B%22zoom%22%3A9%7D');
+    expect(readdirSync(root)).toEqual([copied]);
+    expect(existsSync(join(root, other))).toBe(false);
+    const run = await hub.ledger.getRun(copied);
+    const mirrored = readdirSync(join(root, copied));
+    // Made while the split ran, the directory is there for the workers' first tiles.
+    expect(mirrored.length).toBe(run!.counters.total);
+    for (const name of mirrored) expect(decodeURIComponent(name).startsWith(tilesPrefix(copied))).toBe(true);
+
+    // `geohub run` finds the mirror through the up's token file, and copies from it.
+    const lookup = await findRunningUp(port, env);
+    const up = lookup && 'found' in lookup ? lookup.found : undefined;
+    expect(up?.mirror).toBe(root);
+    const out = await prepareOutputDir(join(tempDir('geohub-up-mirror-out-'), 'out'), false);
+    await copyFromUp(up!.operator, copied, out, up!.mirror);
+    expect(existsSync(join(root, copied))).toBe(false);
+    // What --out holds is the objects (the mirror is used only where it is the object).
+    let tiles = 0;
+    for await (const object of hub.store.list(tilesPrefix(copied))) {
+      const local = join(out.path, object.key.slice(tilesPrefix(copied).length));
+      const bytes = readFileSync(local);
+      expect(bytes.length).toBe(object.bytes);
+      tiles += 1;
+    }
+    expect(tiles).toBe(run!.counters.total);
+    expect(readdirSync(root)).toEqual([]);
+  }, 300_000);
+});
