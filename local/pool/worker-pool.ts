@@ -157,7 +157,9 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       // run so the worker stops its tool as on a cancel, not the worker directly.
       detached: true,
     });
-    const sendEnv = (e: Env) => child.connected && child.send({ [ENV_FROM_PARENT]: slotEnv(e) });
+    // With a callback: a worker that exits meanwhile breaks the pipe (EPIPE), which without one is
+    // thrown from the channel's write as an uncaught exception. Its exit is handled below.
+    const sendEnv = (e: Env) => child.connected && child.send({ [ENV_FROM_PARENT]: slotEnv(e) }, () => {});
     if (!env) void pendingEnv?.then(sendEnv, () => {});
     s.child = child;
     liveWorkers.add(child);
@@ -230,7 +232,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         for (const s of running) {
           // The stack goes with the pool: a worker need not wait out its long poll (the queue's
           // messages go too), unlike at a reclaim, where it must (worker/worker-loop.ts).
-          if (s.child!.connected) s.child!.send({ [STACK_STOPPING]: true });
+          if (s.child!.connected) s.child!.send({ [STACK_STOPPING]: true }, () => {});
           s.child!.kill('SIGTERM');
         }
         const timer = setTimeout(() => {
