@@ -1,7 +1,10 @@
 import { LedgerBusyError } from '../lib/ledger/errors.js';
+import type { Logger } from '../lib/log/logger.js';
 import { parseTileMessage } from '../lib/model/message.js';
-import { metatileOf } from '../lib/model/metatile.js';
+import { metatileOf, type ParentRef, withLinks } from '../lib/model/metatile.js';
 import { STOPPED_RUN_STATUSES, type TileState } from '../lib/model/run.js';
+import { readChildren } from '../lib/pyramid/child-tiles.js';
+import { promoteParent } from '../lib/pyramid/promote-parent.js';
 import type { ReceivedMessage } from '../lib/queue/work-queue.js';
 import { attemptMetatile } from './attempt-metatile.js';
 import { redeliveredAfterCrash } from './crash-redelivery.js';
@@ -13,6 +16,8 @@ import { type Disposition, errorOf } from './message-policy.js';
 /** What became of a message; `malformed` and `unknown-run` messages went to the dead-letter queue. */
 export type MessageOutcome =
   | 'completed'
+  /** A lower-level metatile whose children are not all made: its last child sends it again. */
+  | 'waiting'
   | 'malformed'
   | 'unknown-run'
   | 'dropped'
@@ -57,7 +62,9 @@ async function handleOne(
   const { ledger, queue } = deps;
   const now = deps.now ?? Date.now;
   const parsed = parseTileMessage(message.body);
-  const metatile = parsed.ok ? metatileOf(parsed.message.tiles, parsed.message.members) : undefined;
+  const metatile = parsed.ok
+    ? withLinks(metatileOf(parsed.message.tiles, parsed.message.members), parsed.message)
+    : undefined;
   // The run and the metatile's record side by side: a message of a finished metatile (a re-run,
   // a redelivery) is skipped after one round trip to the ledger, not two.
   // Not abandoned at the stop cutoff (bounded by the request timeout): a claim whose outcome is
@@ -84,6 +91,12 @@ async function handleOne(
       await queue.setVisibility(message, delaySeconds ?? deps.retryDelaySeconds);
     return outcome;
   };
+  // The metatile is accounted for: its parent may now be complete (lib/pyramid/promote-parent.ts).
+  // Until the parent is sent, the message stays: a crash here loses no parent.
+  const accounted = async (outcome: MessageOutcome = 'completed') => {
+    if (metatile.up && !(await sendParentIfReady(deps, run.runId, metatile.up, log))) return dispose('retry');
+    return dispose('delete', outcome);
+  };
 
   if (STOPPED_RUN_STATUSES.includes(run.status)) {
     const why = new RunStoppedError(run.runId, run.status, run.reason);
@@ -100,12 +113,22 @@ async function handleOne(
       );
     }
     log.info({ state }, 'metatile dropped with its run');
-    return dispose('delete', 'dropped');
+    return accounted('dropped');
   }
   // Skip what is accounted for: no tool work, no S3 HEAD.
   if (record && ACCOUNTED.includes(record.state)) {
     log.info({ state: record.state }, 'metatile already accounted for; skipped');
-    return dispose('delete');
+    return accounted();
+  }
+  if (metatile.children) {
+    const children = await readChildren(ledger, run.runId, metatile);
+    if (!children.ready) {
+      log.info(
+        { pending: children.pending },
+        'children not all made; the last one sends this metatile again',
+      );
+      return dispose('delete', 'waiting');
+    }
   }
   if (deps.stop.requested.aborted || redeliveredAfterCrash(message, record, now())) {
     log.warn(
@@ -119,11 +142,34 @@ async function handleOne(
     // Another worker holds a live lease (a redelivery): look again once it expires.
     return dispose('retry', undefined, Math.max(1, Math.ceil((claim.leaseUntil - now()) / 1000) + 1));
   }
-  if (claim.outcome !== 'claimed') return dispose('delete');
+  if (claim.outcome !== 'claimed') return accounted();
   // The metatile is the unit of claim and marker: on entry all its sub-tiles remain.
   log.info(
     { attempt: claim.attempts, receiveCount: message.receiveCount, remaining: metatile.tiles.length },
     `metatile claimed: ${metatile.tiles.length} sub-tiles remain`,
   );
-  return dispose(await attemptMetatile(deps, run, claim.claim, message, log, handoff));
+  const disposition = await attemptMetatile(deps, run, claim.claim, message, log, handoff);
+  // Deleted: marked done or failed for good.
+  return disposition === 'delete' ? accounted() : dispose(disposition);
+}
+
+/** Sends the metatile's parent if every sibling is accounted for; false when that could not be known or done. */
+async function sendParentIfReady(
+  deps: HandleMessageDeps,
+  runId: string,
+  up: ParentRef,
+  log: Logger,
+): Promise<boolean> {
+  try {
+    const sent = await promoteParent(
+      { ledger: deps.ledger, store: deps.store, queue: deps.queue },
+      runId,
+      up,
+    );
+    if (sent === 'sent') log.info({ lines: up.lines }, 'every sibling accounted for; parent sent');
+    return true;
+  } catch (error) {
+    log.warn({ err: error }, 'parent not sent; the message comes back to try again');
+    return false;
+  }
 }

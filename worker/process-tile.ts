@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tileOutputKey } from '../lib/model/ids.js';
+import type { Metatile } from '../lib/model/metatile.js';
 import type { RunHead, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
@@ -10,6 +11,7 @@ import type { EnginePool, EngineSpec } from '../lib/process/engine-pool.js';
 import { engineRequest, type RunScope, scopeEnv } from '../lib/process/engine-request.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
 import { runProcess } from '../lib/process/run-process.js';
+import type { ChildTile } from '../lib/pyramid/child-tiles.js';
 import type { ObjectStore } from '../lib/store/object-store.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
@@ -43,6 +45,14 @@ export interface ProcessTileDeps {
   readonly outputMirrorDir?: string;
   /** A `geohub up`'s mirror: only the runs given a directory in it (runMirror). */
   readonly outputMirrorPerRun?: boolean;
+  /**
+   * A pyramid's lower-level metatile: the child tiles it is made from, as their markers recorded
+   * them (lib/pyramid/child-tiles.ts). Absent: the worker makes no lower levels.
+   */
+  readonly childTiles?: (
+    run: RunHead,
+    metatile: Pick<Metatile, 'tiles' | 'children'>,
+  ) => Promise<readonly ChildTile[]>;
   /** Called once per tool invocation with the sub-tiles it works on (counts tool work in tests and benchmarks). */
   readonly onToolStart?: (file: string, pid: number, tiles: readonly TileTask[], runId: string) => void;
 }

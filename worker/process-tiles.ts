@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { tileOutputKey } from '../lib/model/ids.js';
 import type { Metatile } from '../lib/model/metatile.js';
 import type { RunHead, TileOutput } from '../lib/model/run.js';
+import { OVERVIEW } from '../lib/operations/overview.js';
 import { withAtomicOutputs } from '../lib/output/atomic-output.js';
 import { mirrorOutput, runMirror } from '../lib/output/output-mirror.js';
 import { ProcessGroupSurvivedError } from '../lib/process/errors.js';
+import { downloadChildren } from './child-sources.js';
 import { classifyTileError } from './classify-tile-error.js';
 import { TileDataError } from './errors.js';
 import {
@@ -27,7 +29,7 @@ export interface ProcessTilesHooks {
 /** Produces a metatile's tiles and uploads them; resolves only when every output is durable. */
 export type ProcessTiles = (
   run: RunHead,
-  metatile: Pick<Metatile, 'tiles' | 'members'>,
+  metatile: Pick<Metatile, 'tiles' | 'members' | 'children'>,
   signal: AbortSignal,
   hooks?: ProcessTilesHooks,
 ) => Promise<ReadonlyMap<string, TileOutput>>;
@@ -47,12 +49,13 @@ export type ProcessTiles = (
 export async function processTiles(
   deps: ProcessTileDeps,
   run: RunHead,
-  metatile: Pick<Metatile, 'tiles' | 'members'>,
+  metatile: Pick<Metatile, 'tiles' | 'members' | 'children'>,
   signal: AbortSignal,
   hooks: ProcessTilesHooks = {},
 ): Promise<ReadonlyMap<string, TileOutput>> {
   const { tiles, members } = metatile;
-  const operation = deps.operations[run.operation];
+  // A pyramid's lower level is made from its children, whatever the run's operation.
+  const operation = metatile.children ? OVERVIEW : deps.operations[run.operation];
   if (!operation) throw new TileDataError(`unknown operation ${run.operation}`);
   const results = new Map<string, TileOutput>();
   if (!operation.executeBlock) {
@@ -64,7 +67,9 @@ export async function processTiles(
   let survived = false;
   try {
     signal.throwIfAborted();
-    const source = await resolveSource(deps, run, members, signal);
+    const source = metatile.children
+      ? await downloadChildren(deps, run, metatile, work, signal)
+      : await resolveSource(deps, run, members, signal);
     await withAtomicOutputs(finals, (parts) =>
       operation.executeBlock!(
         {

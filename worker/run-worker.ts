@@ -4,9 +4,11 @@ import { loadConfig } from '../lib/config/config.js';
 import { createLogger } from '../lib/log/logger.js';
 import { markPhase } from '../lib/log/phase-marks.js';
 import { createEnginePool } from '../lib/process/engine-pool.js';
+import { readChildren } from '../lib/pyramid/child-tiles.js';
 import { batchedDeletes } from './batched-deletes.js';
 import { loadWorkerConfig } from './config.js';
 import { type ParentChannel, stackStopping } from './env-from-parent.js';
+import { TileRetryableError } from './errors.js';
 import { EXIT_SELF_CHECK } from './exit-codes.js';
 import { withFaults } from './faults.js';
 import { gdalEnv } from './gdal-env.js';
@@ -119,6 +121,12 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     engines,
     outputMirrorDir: wc.outputMirrorDir,
     outputMirrorPerRun: wc.outputMirrorPerRun,
+    childTiles: async (run, metatile) => {
+      const children = await readChildren(ledger, run.runId, metatile);
+      // Checked before the claim: a child re-driven since is made again first.
+      if (!children.ready) throw new TileRetryableError(`${children.pending} child metatiles are not made`);
+      return children.tiles;
+    },
     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
     onToolStart: (file, pid, started, runId) => {
       for (const tile of started) log.info({ runId, tileId: tile.id, tool: file, pid }, 'tool started');
@@ -128,6 +136,7 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
   const messageDeps: HandleMessageDeps = {
     ledger,
     queue: deletes.queue,
+    store,
     log,
     stop,
     workerId: wc.workerId,

@@ -83,6 +83,7 @@ export async function planCollectionSource(
     nativeZoom: plan.nativeZoom,
     bbox3857: plan.bbox3857,
     total: plan.total,
+    cover: plan.cover,
     tilesPerMessage,
     headerBytesRead: read.read.bytes + head.bytes,
     members: { collection: source.key, members: planned.map((m) => m.member), skipped },

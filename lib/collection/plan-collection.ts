@@ -1,6 +1,7 @@
 import { MAX_MEMBERS_PER_METATILE, type Metatile, metatileOf } from '../model/metatile.js';
 import type { TileTask } from '../model/tile.js';
 import { METATILE_SIDE } from '../operations/metatile-layout.js';
+import type { LevelCover } from '../pyramid/level-blocks.js';
 import type { SourceHeader } from '../source/source-header.js';
 import { TooManyTilesError } from '../split/errors.js';
 import { groupMetatiles } from '../split/group-metatiles.js';
@@ -23,6 +24,8 @@ export interface CollectionPlan {
   /** The union of the members' footprints (x past ±20037508 m where one crosses the antimeridian). */
   readonly bbox3857: Bbox;
   readonly total: number;
+  /** Each member's tile ranges at the zoom: where a tile is made (a pyramid's base cover). */
+  readonly cover: LevelCover;
   /** Metatile blocks the plan holds (the manifest's lines are these, or parts of them). */
   readonly blocks: number;
   /** The tiles' metatiles, each naming the members (indexes) under it; lazily, block by block. */
@@ -106,6 +109,7 @@ export function planCollection(
     nativeZoom,
     bbox3857: unionBbox(members.map((m) => m.plan.bbox3857)),
     total,
+    cover: ranges,
     blocks: filled.length,
     *metatiles(tileId, tilesPerMessage) {
       for (const block of filled) {

@@ -58,16 +58,22 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   const finishedAt = (deps.now?.() ?? new Date()).toISOString();
   const prefix = runPrefix(runId);
   const phaseStart = Date.now();
-  const tiles = new TileSet();
+  // One set per zoom: the base level's (the run's zoom), and a pyramid's lower levels'.
+  const byZoom = new Map<number, TileSet>();
+  // The base level: the run's zoom (a pyramid's top), else the deepest level with a tile.
+  const paramsZoom = typeof run.params.zoom === 'number' ? run.params.zoom : undefined;
   // The band layout comes from one tile's header: the top-left one, whatever order markers arrive in.
-  let sample: { key: string; x: number; y: number } | undefined;
+  const samples = new Map<number, { key: string; x: number; y: number }>();
   const problems: Problem[] = [];
   let problemCount = 0;
   for await (const t of listTiles(deps.ledger, runId, { parallel: true })) {
     if (t.state === 'DONE' && t.output) {
-      tiles.add(t.z, t.x, t.y, t.output.bytes);
+      const level = byZoom.get(t.z) ?? new TileSet();
+      byZoom.set(t.z, level);
+      level.add(t.z, t.x, t.y, t.output.bytes);
+      const sample = samples.get(t.z);
       if (!sample || t.y < sample.y || (t.y === sample.y && t.x < sample.x))
-        sample = { key: t.output.key, x: t.x, y: t.y };
+        samples.set(t.z, { key: t.output.key, x: t.x, y: t.y });
     } else if (t.state !== 'DONE') {
       problemCount += 1;
       if (problems.length < LISTED_PROBLEMS)
@@ -80,7 +86,15 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     phases[name] = { ...fields, ms: Date.now() - phaseStart };
     deps.onPhase?.(name, phases[name]);
   };
-  phase('markers read', { tiles: tiles.count, problems: problemCount });
+  const baseZoom = paramsZoom ?? Math.max(-1, ...byZoom.keys());
+  const tiles = byZoom.get(baseZoom) ?? new TileSet();
+  const sample = samples.get(baseZoom);
+  const lower = [...byZoom.values()]
+    .filter((level) => level.z !== baseZoom)
+    .sort((a, b) => b.z - a.z)
+    .map((level) => ({ tiles: level, blocks: level.blocks(BLOCK_TILES) }));
+  const tileCount = [...byZoom.values()].reduce((n, level) => n + level.count, 0);
+  phase('markers read', { tiles: tileCount, problems: problemCount });
   let mosaic: string | undefined;
   let stac: string | undefined;
   if (sample) {
@@ -99,11 +113,27 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
       ? `dated ${run.sourceDatetime} by the source's own header`
       : `dated by the run (${source} records no date)`;
     const of = members ? `${source} (a collection of ${members.length} files)` : source;
-    const description = `${run.operation} tiles of ${of} (geohub run ${runId}, ${run.createdAt} to ${finishedAt}): ${tiles.count} tiles at zoom ${tiles.z}, ${dated}`;
+    const zooms =
+      lower.length === 0
+        ? `${tiles.count} tiles at zoom ${tiles.z}`
+        : `${tileCount} tiles at zooms ${lower.at(-1)!.tiles.z}-${tiles.z} (${tiles.count} at zoom ${tiles.z}, each lower zoom made from the one above)`;
+    const description = `${run.operation} tiles of ${of} (geohub run ${runId}, ${run.createdAt} to ${finishedAt}): ${zooms}, ${dated}`;
     // Mosaic and catalogue side by side: neither reads the other, and a run's end waits on both.
     [mosaic, stac] = await Promise.all([
-      writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands).then((key) => {
-        phase('mosaic written', { blocks: blocks.length });
+      writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands).then(async (key) => {
+        // A pyramid's lower levels: a mosaic each (mosaic-<z>.vrt), one after the other.
+        for (const level of lower)
+          await writeMosaic(
+            deps.store,
+            prefix,
+            runId,
+            level.tiles,
+            level.blocks,
+            BLOCK_TILES,
+            bands,
+            level.tiles.z,
+          );
+        phase('mosaic written', { blocks: blocks.length + lower.reduce((n, l) => n + l.blocks.length, 0) });
         return key;
       }),
       writeStac(deps.store, prefix, {
@@ -117,6 +147,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
         interval: run.sourceDatetime ? [run.sourceDatetime, run.sourceDatetime] : [run.createdAt, finishedAt],
         tiles,
         blocks,
+        ...(lower.length > 0 ? { lower } : {}),
       }).then((key) => {
         phase('stac written', { parts: blocks.length });
         return key;
@@ -144,7 +175,7 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
         counters: c,
         problemCount,
         problems,
-        tiles: tiles.count,
+        tiles: tileCount,
         finishedAt,
       },
       null,

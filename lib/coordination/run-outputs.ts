@@ -11,6 +11,16 @@ export const RUN_OUTPUTS = {
   summary: 'summary.json',
 } as const;
 
+/** A pyramid's lower level's mosaic: its own top-level VRT over its own block VRTs (same depths as the base's). */
+export function levelMosaicNames(z: number): { mosaic: string; mosaicBlocks: string } {
+  return { mosaic: `mosaic-${z}.vrt`, mosaicBlocks: `mosaic-${z}/` };
+}
+
+/** A pyramid's lower level's STAC block folder prefix: beside the base's, at the same depth. */
+export function levelItemsFolder(z: number | undefined, block: { bx: number; by: number }): string {
+  return `${RUN_OUTPUTS.items}${z === undefined ? '' : `z${z}-`}${block.bx}-${block.by}/`;
+}
+
 /**
  * The outputs that are one file each, in the order they are offered: the content type they are
  * written and served as, and their name for a user (the page's download links).

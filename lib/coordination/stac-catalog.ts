@@ -114,12 +114,16 @@ export function stacBlockCatalog(
   runId: string,
   block: { bx: number; by: number },
   itemFiles: readonly string[],
+  /** A pyramid's lower level (absent: the base level, whose blocks keep their plain names). */
+  level?: number,
 ) {
+  const name = `${level === undefined ? '' : `z${level}-`}${block.bx}-${block.by}`;
+  const of = level === undefined ? '' : ` at zoom ${level}`;
   return {
     type: 'Catalog',
     stac_version: STAC_VERSION,
-    id: `${runId}-block-${block.bx}-${block.by}`,
-    description: `The tiles of block ${block.bx}-${block.by} (64 × 64 tiles) of geohub run ${runId}`,
+    id: `${runId}-block-${name}`,
+    description: `The tiles of block ${name} (64 × 64 tiles${of}) of geohub run ${runId}`,
     links: [
       { rel: 'root', href: '../../collection.json', type: JSON_TYPE },
       { rel: 'parent', href: '../../collection.json', type: JSON_TYPE },

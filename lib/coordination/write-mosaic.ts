@@ -1,6 +1,6 @@
 import type { ObjectStore } from '../store/object-store.js';
 import { type MosaicBands, type TileRange, type VrtSource, vrtChunks } from './mosaic-vrt.js';
-import { RUN_OUTPUTS, tileHref } from './run-outputs.js';
+import { levelMosaicNames, RUN_OUTPUTS, tileHref } from './run-outputs.js';
 import type { TileSet } from './tile-set.js';
 
 export interface TileBlock {
@@ -34,7 +34,8 @@ export async function eachLimited<T>(items: readonly T[], limit: number, work: (
 
 /**
  * The run's mosaic: one VRT per block of tiles, streamed, and a top-level VRT over the blocks
- * (docs/architecture.md, "Finalize and outputs"). Returns the top-level VRT's key.
+ * (docs/architecture.md, "Finalize and outputs"). Returns the top-level VRT's key. A pyramid's
+ * lower level gets its own (`mosaic-<z>.vrt` over `mosaic-<z>/`): `level` names it.
  */
 export async function writeMosaic(
   store: ObjectStore,
@@ -44,8 +45,10 @@ export async function writeMosaic(
   blocks: readonly TileBlock[],
   size: number,
   bands: MosaicBands,
+  level?: number,
 ): Promise<string> {
-  const blockHref = (b: TileBlock) => `${RUN_OUTPUTS.mosaicBlocks}${b.bx}-${b.by}.vrt`;
+  const names = level === undefined ? RUN_OUTPUTS : levelMosaicNames(level);
+  const blockHref = (b: TileBlock) => `${names.mosaicBlocks}${b.bx}-${b.by}.vrt`;
   await eachLimited(blocks, PARALLEL_WRITES, async (block) => {
     const range = blockRange(tiles, block, size);
     const sources = function* (): Generator<VrtSource> {
@@ -73,7 +76,7 @@ export async function writeMosaic(
       };
     }
   };
-  const key = `${prefix}${RUN_OUTPUTS.mosaic}`;
+  const key = `${prefix}${names.mosaic}`;
   await store.putStream(key, vrtChunks(all, bands, top), { contentType: 'application/xml' });
   return key;
 }

@@ -1,5 +1,5 @@
 import type { ObjectStore } from '../store/object-store.js';
-import { RUN_OUTPUTS, tileHref } from './run-outputs.js';
+import { levelItemsFolder, RUN_OUTPUTS, tileHref } from './run-outputs.js';
 import {
   itemGroup,
   type StacDates,
@@ -32,13 +32,50 @@ export async function writeStac(
     interval: readonly [string, string];
     tiles: TileSet;
     blocks: readonly TileBlock[];
+    /** A pyramid's lower levels: their items in their own block catalogs, in the same collection. */
+    lower?: readonly { readonly tiles: TileSet; readonly blocks: readonly TileBlock[] }[];
     mosaic: boolean;
     members?: readonly string[];
   },
 ): Promise<string> {
   const { runId, tiles } = options;
-  const folderOf = (b: TileBlock) => `${RUN_OUTPUTS.items}${b.bx}-${b.by}/`;
-  await eachLimited(options.blocks, PARALLEL_BLOCKS, async (block) => {
+  const levels = [
+    { tiles, blocks: options.blocks, base: true },
+    ...(options.lower ?? []).map((l) => ({ ...l, base: false })),
+  ];
+  const children: string[] = [];
+  for (const level of levels) {
+    const z = level.base ? undefined : level.tiles.z;
+    const folderOf = (b: TileBlock) => levelItemsFolder(z, b);
+    await writeLevelItems(store, prefix, runId, { ...level, z }, folderOf, options.dates);
+    children.push(...level.blocks.map((b) => `${folderOf(b)}catalog.json`));
+  }
+  const key = `${prefix}${RUN_OUTPUTS.collection}`;
+  const collection = stacCollection({
+    runId,
+    sourceName: options.sourceName,
+    description: options.description,
+    bbox: wgs84Bbox(tiles.z, tiles.minX, tiles.minY, tiles.maxX, tiles.maxY),
+    interval: options.interval,
+    children,
+    mosaic: options.mosaic,
+    ...(options.members ? { members: options.members } : {}),
+  });
+  await store.putText(key, JSON.stringify(collection, null, 2), { contentType: 'application/json' });
+  return key;
+}
+
+/** One level's items, a catalog per block of them. */
+async function writeLevelItems(
+  store: ObjectStore,
+  prefix: string,
+  runId: string,
+  level: { readonly tiles: TileSet; readonly blocks: readonly TileBlock[]; readonly z: number | undefined },
+  folderOf: (b: TileBlock) => string,
+  dates: StacDates,
+): Promise<void> {
+  const { tiles, blocks } = level;
+  await eachLimited(blocks, PARALLEL_BLOCKS, async (block) => {
     const groups = new Map<string, { gx: number; gy: number; tiles: StacTile[] }>();
     for (const i of block.indices) {
       const tile = { z: tiles.z, x: tiles.x(i), y: tiles.y(i) };
@@ -50,7 +87,7 @@ export async function writeStac(
     }
     const files = [...groups.values()].map((g) => ({ group: g, file: `${tiles.z}-${g.gx}-${g.gy}.json` }));
     await eachLimited(files, PARALLEL_ITEMS, async ({ group, file }) => {
-      const item = stacItem(runId, tiles.z, group, group.tiles, options.dates);
+      const item = stacItem(runId, tiles.z, group, group.tiles, dates);
       await store.putText(`${prefix}${folderOf(block)}${file}`, JSON.stringify(item), {
         contentType: 'application/geo+json',
       });
@@ -59,22 +96,10 @@ export async function writeStac(
       runId,
       block,
       files.map((f) => f.file),
+      level.z,
     );
     await store.putText(`${prefix}${folderOf(block)}catalog.json`, JSON.stringify(catalog, null, 1), {
       contentType: 'application/json',
     });
   });
-  const key = `${prefix}${RUN_OUTPUTS.collection}`;
-  const collection = stacCollection({
-    runId,
-    sourceName: options.sourceName,
-    description: options.description,
-    bbox: wgs84Bbox(tiles.z, tiles.minX, tiles.minY, tiles.maxX, tiles.maxY),
-    interval: options.interval,
-    children: options.blocks.map((b) => `${folderOf(b)}catalog.json`),
-    mosaic: options.mosaic,
-    ...(options.members ? { members: options.members } : {}),
-  });
-  await store.putText(key, JSON.stringify(collection, null, 2), { contentType: 'application/json' });
-  return key;
 }

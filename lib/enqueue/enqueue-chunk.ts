@@ -1,5 +1,5 @@
 import { ManifestCorruptError } from '../manifest/errors.js';
-import type { ManifestRef } from '../manifest/manifest-ref.js';
+import { enqueuedTiles, type ManifestRef } from '../manifest/manifest-ref.js';
 import { readManifestChunk } from '../manifest/read-manifest-chunk.js';
 import { metatileMessage } from '../model/message.js';
 import type { WorkQueue } from '../queue/work-queue.js';
@@ -75,16 +75,17 @@ export async function enqueueChunk(
     offset = 0;
   }
   const done = part >= manifest.parts.length;
-  if (done && sent !== manifest.total) {
+  const total = enqueuedTiles(manifest);
+  if (done && sent !== total) {
     throw new ManifestCorruptError(
-      `run ${manifest.runId}: the manifest parts held ${sent} sub-tiles, its reference says ${manifest.total}`,
+      `run ${manifest.runId}: the manifest parts held ${sent} sub-tiles, its reference says ${total}`,
     );
   }
   return {
     cursor: done ? null : { part, offset, sent },
     done,
     sent,
-    total: manifest.total,
+    total,
     messages,
     tiles,
   };

@@ -10,7 +10,7 @@ export const SQS_BATCH = 10;
  * machine retries the chunk (duplicates are harmless: workers skip sub-tiles already done).
  */
 export async function sendBodies(
-  queue: WorkQueue,
+  queue: Pick<WorkQueue, 'sendBatch'>,
   bodies: readonly string[],
   concurrency: number,
   signal?: AbortSignal,

@@ -1,3 +1,4 @@
+import type { ParentRef } from '../model/metatile.js';
 import type { MetatileRecord, RunCounters, RunHead, RunRecord, TileRecord } from '../model/run.js';
 import type { TileTask } from '../model/tile.js';
 
@@ -50,6 +51,8 @@ export function toMetatileRecord(item: Record<string, unknown>): MetatileRecord 
     metatileId: String(item.metatileId),
     tiles: (item.tiles ?? []) as TileTask[],
     ...(Array.isArray(item.members) ? { members: (item.members as unknown[]).map(Number) } : {}),
+    ...(item.up ? { up: item.up as ParentRef } : {}),
+    ...(Array.isArray(item.children) ? { children: (item.children as unknown[]).map(String) } : {}),
     state: item.state as MetatileRecord['state'],
     owner: item.owner as string | undefined,
     leaseUntil: optionalNumber(item.leaseUntil),

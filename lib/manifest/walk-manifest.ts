@@ -17,15 +17,17 @@ export async function readManifestRef(store: ObjectStore, runId: string): Promis
 
 /**
  * The manifest's metatiles in order, a ranged GET at a time: `linesPerRead(tilesSoFar)` sizes
- * each read, so a reader holds no more than it asks for, whatever the run's size.
+ * each read, so a reader holds no more than it asks for, whatever the run's size. The enqueued
+ * parts (a pyramid's base level) unless `parts` says which.
  */
 export async function* manifestChunks(
   store: ObjectStore,
   ref: ManifestRef,
   linesPerRead: (tilesSoFar: number) => number,
+  parts: ManifestRef['parts'] = ref.parts,
 ): AsyncIterable<readonly Metatile[]> {
   let read = 0;
-  for (const part of ref.parts) {
+  for (const part of parts) {
     for (let offset = 0; offset < part.bytes; ) {
       const chunk = await readManifestChunk(store, part, offset, linesPerRead(read));
       for (const m of chunk.metatiles) read += m.tiles.length;
@@ -35,12 +37,13 @@ export async function* manifestChunks(
   }
 }
 
-/** Every metatile a run's manifest lists: what the ledger must account for, exactly once. */
+/** Every metatile a run's manifest lists, every level: what the ledger must account for, exactly once. */
 export async function allManifestMetatiles(store: ObjectStore, runId: string): Promise<Metatile[]> {
   const ref = await readManifestRef(store, runId);
   if (!ref) throw new ManifestMissingError(`run ${runId} has no manifest (${manifestIndexKey(runId)})`);
   const metatiles: Metatile[] = [];
-  for await (const chunk of manifestChunks(store, ref, () => 1_000)) metatiles.push(...chunk);
+  const parts = [...ref.parts, ...(ref.levels?.parts ?? [])];
+  for await (const chunk of manifestChunks(store, ref, () => 1_000, parts)) metatiles.push(...chunk);
   return metatiles;
 }
 

@@ -1,20 +1,18 @@
 import { z } from 'zod';
 import { runIdSchema } from './ids.js';
-import { MAX_MEMBERS_PER_METATILE, MAX_TILES_PER_MESSAGE, type Metatile } from './metatile.js';
-import { tileTaskSchema } from './tile.js';
+import { type Metatile, metatileSchema } from './metatile.js';
 import { zodProblems } from './zod-problems.js';
 
 /** Far below SQS's 256 KiB: a body this large is not one we wrote. */
 export const MAX_MESSAGE_BYTES = 16 * 1024;
 
-/** The body of one work-queue message: one metatile of one run (its tiles, and its members if any). */
-export const tileMessageSchema = z
-  .object({
-    v: z.literal(1),
-    runId: runIdSchema,
-    tiles: z.array(tileTaskSchema).min(1).max(MAX_TILES_PER_MESSAGE),
-    members: z.array(z.number().int().min(0)).min(1).max(MAX_MEMBERS_PER_METATILE).optional(),
-  })
+/**
+ * The body of one work-queue message: one metatile of one run (its tiles, its members and its
+ * pyramid links if any), as the manifest lists it but for the id, which the worker derives.
+ */
+export const tileMessageSchema = metatileSchema
+  .omit({ id: true })
+  .extend({ v: z.literal(1), runId: runIdSchema })
   .strict();
 
 export type TileMessage = z.infer<typeof tileMessageSchema>;
@@ -44,12 +42,17 @@ export function parseTileMessage(body: string | undefined): ParsedMessage {
 }
 
 /** The one way a metatile becomes a message body: the enqueue, a re-drive and a re-send all use it. */
-export function metatileMessage(runId: string, metatile: Pick<Metatile, 'tiles' | 'members'>): string {
+export function metatileMessage(
+  runId: string,
+  metatile: Pick<Metatile, 'tiles' | 'members' | 'up' | 'children'>,
+): string {
   const message: TileMessage = {
     v: 1,
     runId,
     tiles: [...metatile.tiles],
     ...(metatile.members ? { members: [...metatile.members] } : {}),
+    ...(metatile.up ? { up: metatile.up } : {}),
+    ...(metatile.children ? { children: [...metatile.children] } : {}),
   };
   return JSON.stringify(message);
 }

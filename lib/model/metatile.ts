@@ -9,6 +9,37 @@ export const MAX_TILES_PER_MESSAGE = 16;
  * a mistake of zoom (a whole survey under one web tile): split refuses it, naming the zoom.
  */
 export const MAX_MEMBERS_PER_METATILE = 1_000;
+/**
+ * Most metatiles a pyramid's parent waits for: its four child blocks of 4×4 tiles, each cut in
+ * up to 16 metatiles of one tile (docs/architecture.md#pyramids).
+ */
+export const MAX_CHILD_METATILES = 64;
+
+/**
+ * Where a pyramid metatile's parent block is listed in the manifest (docs/architecture.md#pyramids):
+ * the lines of `manifest-levels-<part>.jsonl` from byte `offset`, `bytes` long, `lines` metatiles.
+ * The child that finds every sibling accounted for sends those lines as messages.
+ */
+export const parentRefSchema = z
+  .object({
+    part: z.number().int().min(0).max(9_999),
+    offset: z.number().int().min(0),
+    bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_TILES_PER_MESSAGE * 16 * 1024),
+    lines: z.number().int().min(1).max(MAX_TILES_PER_MESSAGE),
+  })
+  .strict();
+export type ParentRef = z.infer<typeof parentRefSchema>;
+
+/** A metatile's place in a pyramid: the parent it feeds, and (a lower level's) the children it is made from. */
+export interface PyramidLinks {
+  readonly up?: ParentRef;
+  /** The metatile ids of the four child blocks, whose tiles this metatile's tiles are made from. */
+  readonly children?: readonly string[];
+}
 
 /**
  * A metatile: the block of sub-tiles one message carries, and the unit of claim and marker
@@ -16,7 +47,7 @@ export const MAX_MEMBERS_PER_METATILE = 1_000;
  * collection run's metatile also names the members (indexes into the run's member list,
  * `runs/<runId>/members.json`) its tiles touch: the index split made, so no worker re-scans.
  */
-export interface Metatile {
+export interface Metatile extends PyramidLinks {
   /** 16 hex digits, derived from its tiles' ids (see `metatileOf`). */
   readonly id: string;
   readonly tiles: readonly TileTask[];
@@ -24,12 +55,16 @@ export interface Metatile {
   readonly members?: readonly number[];
 }
 
+const metatileIdSchema = z.string().regex(/^[0-9a-f]{16}$/, 'a metatile id is 16 hex digits');
+
 /** A metatile as the manifest lists it, one per line, and as a message body carries its parts. */
 export const metatileSchema = z
   .object({
-    id: z.string().regex(/^[0-9a-f]{16}$/, 'a metatile id is 16 hex digits'),
+    id: metatileIdSchema,
     tiles: z.array(tileTaskSchema).min(1).max(MAX_TILES_PER_MESSAGE),
     members: z.array(z.number().int().min(0)).min(1).max(MAX_MEMBERS_PER_METATILE).optional(),
+    up: parentRefSchema.optional(),
+    children: z.array(metatileIdSchema).min(1).max(MAX_CHILD_METATILES).optional(),
   })
   .strict();
 
@@ -45,25 +80,44 @@ export function metatileOf(tiles: readonly TileTask[], members?: readonly number
   return members && members.length > 0 ? { id, tiles, members } : { id, tiles };
 }
 
-/** The metatile a ledger record holds: what a re-drive or a re-send queues again. */
-export function metatileOfRecord(record: {
-  readonly metatileId: string;
-  readonly tiles: readonly TileTask[];
-  readonly members?: readonly number[];
-}): Metatile {
+/** The metatile with its pyramid links (absent ones left out): the id does not change. */
+export function withLinks(metatile: Metatile, links: PyramidLinks): Metatile {
   return {
-    id: record.metatileId,
-    tiles: record.tiles,
-    ...(record.members && record.members.length > 0 ? { members: record.members } : {}),
+    ...metatile,
+    ...(links.up ? { up: links.up } : {}),
+    ...(links.children && links.children.length > 0 ? { children: links.children } : {}),
   };
 }
 
-/** A metatile's fields as a ledger item stores them: its tiles, and its members if any. */
+/** The metatile a ledger record holds: what a re-drive or a re-send queues again. */
+export function metatileOfRecord(
+  record: {
+    readonly metatileId: string;
+    readonly tiles: readonly TileTask[];
+    readonly members?: readonly number[];
+  } & PyramidLinks,
+): Metatile {
+  return withLinks(
+    {
+      id: record.metatileId,
+      tiles: record.tiles,
+      ...(record.members && record.members.length > 0 ? { members: record.members } : {}),
+    },
+    record,
+  );
+}
+
+/** A metatile's fields as a ledger item stores them: its tiles, members and pyramid links if any. */
 export function metatileFields(metatile: Metatile): {
   tiles: readonly TileTask[];
   members?: readonly number[];
-} {
-  return { tiles: metatile.tiles, ...(metatile.members ? { members: metatile.members } : {}) };
+} & PyramidLinks {
+  return {
+    tiles: metatile.tiles,
+    ...(metatile.members ? { members: metatile.members } : {}),
+    ...(metatile.up ? { up: metatile.up } : {}),
+    ...(metatile.children ? { children: metatile.children } : {}),
+  };
 }
 
 /**

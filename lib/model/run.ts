@@ -1,3 +1,4 @@
+import type { PyramidLinks } from './metatile.js';
 import type { TileTask } from './tile.js';
 
 export const RUN_STATUSES = ['SPLITTING', 'RUNNING', 'DRAINING', 'CANCELLED', 'SUCCEEDED', 'FAILED'] as const;
@@ -75,7 +76,7 @@ export interface TileError {
 }
 
 /** One metatile's ledger item: the claim (a lease) and, once done, the markers of all its tiles. */
-export interface MetatileRecord {
+export interface MetatileRecord extends PyramidLinks {
   readonly runId: string;
   readonly metatileId: string;
   readonly tiles: readonly TileTask[];

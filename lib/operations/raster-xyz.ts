@@ -1,4 +1,5 @@
 import type { TileTask } from '../model/tile.js';
+import { isResampling } from '../split/job-params.js';
 import { overrideSrs } from '../tiling/source-crs-override.js';
 import type { Bounds } from '../tiling/tile-bounds.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
@@ -8,7 +9,6 @@ import { metatileLayouts } from './metatile-layout.js';
 import type { BlockContext, Operation, OperationContext } from './operation.js';
 
 export const TILE_SIZE = 256;
-const RESAMPLING = new Set(['near', 'bilinear', 'cubic', 'cubicspline', 'lanczos', 'average', 'mode']);
 /**
  * gdalwarp's `-et` for each transformer: 0.125 pixel is GDAL's own default, written out so that
  * the choice is visible in every argv; 0 transforms every pixel exactly.
@@ -30,7 +30,7 @@ export function rasterWarpOptions(
   const transformer = String(params.transformer ?? 'approximate');
   // Parameters are validated by schema upstream; this guard keeps a bad value from ever
   // reaching argv (no option injection even if a caller skipped validation).
-  if (!RESAMPLING.has(resampling)) throw new InvalidOperationParamsError(`unknown resampling ${resampling}`);
+  if (!isResampling(resampling)) throw new InvalidOperationParamsError(`unknown resampling ${resampling}`);
   const threshold = Object.hasOwn(ERROR_THRESHOLD, transformer) ? ERROR_THRESHOLD[transformer] : undefined;
   if (threshold === undefined) throw new InvalidOperationParamsError(`unknown transformer ${transformer}`);
   // The job's source CRS replaces the file's, as the split planned with it (job-params.ts).

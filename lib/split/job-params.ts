@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OPERATION_NAMES, type OperationName } from '../model/run.js';
 import { zodProblems } from '../model/zod-problems.js';
 import { InvalidJobParamsError } from './errors.js';
+import { MAX_JOB_ZOOM, parseZoomRange, type ZoomRange } from './zoom-range.js';
 
 /**
  * gdalwarp `-r` methods geohub passes through: the set the raster-xyz worker accepts
@@ -19,6 +20,10 @@ export const RESAMPLING_METHODS = [
 ] as const;
 export type Resampling = (typeof RESAMPLING_METHODS)[number];
 
+/** Whether a value is one of them: the guard before a value reaches an argv. */
+export const isResampling = (value: string): value is Resampling =>
+  (RESAMPLING_METHODS as readonly string[]).includes(value);
+
 /** raster-xyz's resampling unless a job says otherwise (docs/architecture.md, "Defaults and models"). */
 export const DEFAULT_RESAMPLING: Resampling = 'bilinear';
 
@@ -30,7 +35,7 @@ export const DEFAULT_RESAMPLING: Resampling = 'bilinear';
 export const TRANSFORMERS = ['approximate', 'exact'] as const;
 export type Transformer = (typeof TRANSFORMERS)[number];
 export const DEFAULT_TRANSFORMER: Transformer = 'approximate';
-export const MAX_JOB_ZOOM = 22;
+export { MAX_JOB_ZOOM };
 /** A sidecar is a few dozen bytes (a WKT source CRS a few thousand); anything larger is not one we should parse. */
 export const MAX_SIDECAR_BYTES = 4096;
 /** A WKT source CRS fits; the sidecar's own bound applies too. */
@@ -43,8 +48,19 @@ const MAX_SOURCE_CRS_CHARS = 3500;
  */
 export const tileParamsSchema = z
   .object({
-    zoom: z.number().int().min(0).max(MAX_JOB_ZOOM).optional(),
+    /** One level, or a pyramid's levels as "min-max" (docs/architecture.md#pyramids). */
+    zoom: z
+      .union([z.number().int().min(0).max(MAX_JOB_ZOOM), z.string()])
+      // The range's own problem, named (a union would only say "Invalid input").
+      .check((ctx) => {
+        if (typeof ctx.value !== 'string') return;
+        const range = parseZoomRange(ctx.value);
+        if (typeof range === 'string') ctx.issues.push({ code: 'custom', message: range, input: ctx.value });
+      })
+      .optional(),
     resampling: z.enum(RESAMPLING_METHODS).optional(),
+    /** How a lower level's pixel is made from its four children (average, or near/mode for categories). */
+    overviewResampling: z.enum(RESAMPLING_METHODS).optional(),
     transformer: z.enum(TRANSFORMERS).optional(),
     /**
      * The source's CRS, replacing what the file says (`gdalwarp -s_srs`, PDAL's `override_srs`):
@@ -59,6 +75,18 @@ export const tileParamsSchema = z
       .optional(),
   })
   .strict();
+
+/** A pyramid's default: a lower level's pixel is the average of its four children, as gdal2tiles makes it. */
+export const DEFAULT_OVERVIEW_RESAMPLING: Resampling = 'average';
+
+/** The levels of a job's `zoom`, validated (a level is a range of one); undefined when it names none. */
+export function zoomLevels(zoom: number | string | undefined): ZoomRange | undefined {
+  if (zoom === undefined) return undefined;
+  if (typeof zoom === 'number') return { min: zoom, max: zoom };
+  const range = parseZoomRange(zoom);
+  if (typeof range === 'string') throw new InvalidJobParamsError(`zoom ${JSON.stringify(zoom)}: ${range}`);
+  return range;
+}
 
 /** The `<key>.job.json` sidecar: the operation and its parameters, all optional. */
 export const jobParamsSchema = tileParamsSchema
@@ -104,19 +132,35 @@ export function normaliseParams(
   operation: OperationName,
   params: TileParams,
   zoom: number,
+  minZoom = zoom,
 ): Readonly<Record<string, string | number>> {
   // The override changes where every pixel or point lands: part of the parameters (and their hash).
   const sourceCrs: Record<string, string> =
     params.sourceCrs === undefined ? {} : { sourceCrs: params.sourceCrs };
+  // Only a pyramid has lower levels (and a run of one level keeps the parameters it always had).
+  if (minZoom === zoom && params.overviewResampling !== undefined)
+    throw new InvalidJobParamsError(
+      'overviewResampling applies to a zoom range (lower levels), not to one level',
+    );
+  const levels: Record<string, string | number> =
+    minZoom < zoom
+      ? { minZoom, overviewResampling: params.overviewResampling ?? DEFAULT_OVERVIEW_RESAMPLING }
+      : {};
   if (operation === 'raster-xyz') {
     const resampling = params.resampling ?? DEFAULT_RESAMPLING;
-    return { resampling, transformer: params.transformer ?? DEFAULT_TRANSFORMER, zoom, ...sourceCrs };
+    return {
+      resampling,
+      transformer: params.transformer ?? DEFAULT_TRANSFORMER,
+      zoom,
+      ...levels,
+      ...sourceCrs,
+    };
   }
   for (const key of ['resampling', 'transformer'] as const) {
     if (params[key] !== undefined)
       throw new InvalidJobParamsError(`${key} applies to raster-xyz, not to ${operation}`);
   }
-  return { zoom, ...sourceCrs };
+  return { zoom, ...levels, ...sourceCrs };
 }
 
 /** A short hash of the operation and its normalised parameters: part of every sub-tile id. */

@@ -1,6 +1,7 @@
 import type { SourceRef } from '../model/run.js';
 import type { PointcloudEngine } from '../operations/pointcloud-engine.js';
 import { checkWorkersCanDecode } from '../pointcloud/engine-point-formats.js';
+import { alignedMetatiles } from '../pyramid/pyramid-plan.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import { sourcePin } from '../source/source-pin.js';
 import type { ObjectStore } from '../store/object-store.js';
@@ -11,6 +12,12 @@ import type { PlannedSource } from './planned-source.js';
 
 export interface PlanSourceOptions {
   readonly zoom?: number;
+  /**
+   * Metatiles in blocks aligned on the grid (x div 4, y div 4), as a pyramid's levels need: a
+   * parent block's children are then exactly four blocks. Else counted from the range's corner
+   * (fewer, fuller blocks for a run of one level).
+   */
+  readonly aligned?: boolean;
   readonly sourceCrs?: string;
   readonly maxTiles: number;
   readonly tilesPerMessage?: number;
@@ -41,8 +48,11 @@ export async function planSingleSource(
     nativeZoom: plan.nativeZoom,
     bbox3857: plan.bbox3857,
     total: plan.total,
+    cover: [plan.ranges],
     tilesPerMessage: size.tilesPerMessage,
     headerBytesRead: read.bytes,
-    metatiles: (tileId) => coverMetatiles(plan.ranges, tileId, size.tilesPerMessage),
+    metatiles: options.aligned
+      ? (tileId) => alignedMetatiles([plan.ranges], plan.zoom, tileId, size.tilesPerMessage)
+      : (tileId) => coverMetatiles(plan.ranges, tileId, size.tilesPerMessage),
   };
 }

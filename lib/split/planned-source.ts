@@ -1,5 +1,6 @@
 import type { RunMembers } from '../collection/run-members.js';
 import type { Metatile } from '../model/metatile.js';
+import type { LevelCover } from '../pyramid/level-blocks.js';
 import type { SourceHeader } from '../source/source-header.js';
 import type { Bbox } from '../tiling/bbox.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
@@ -17,10 +18,13 @@ export interface PlannedSource {
   readonly nativeZoom: number;
   readonly bbox3857: Bbox;
   readonly total: number;
+  /** The tile ranges the zoom's tiles lie in, per file: a pyramid's base cover. */
+  readonly cover: LevelCover;
   /** Sub-tiles per metatile (metatile-size.ts). */
   readonly tilesPerMessage: number;
   readonly headerBytesRead: number;
   /** A collection's members, written to `runs/<runId>/members.json` before the manifest. */
   readonly members?: RunMembers;
+  /** The metatiles to enqueue, in blocks aligned on the grid when the run is a pyramid (`aligned`). */
   metatiles(tileId: (tile: TileCoord) => string): Iterable<Metatile>;
 }

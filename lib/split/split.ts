@@ -3,18 +3,23 @@ import { planCollectionSource } from '../collection/plan-collection-source.js';
 import { writeRunMembers } from '../collection/run-members.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { ManifestRef } from '../manifest/manifest-ref.js';
+import { MANIFEST_PART_LINES } from '../manifest/manifest-ref.js';
 import { writeManifest } from '../manifest/write-manifest.js';
 import { runIdFor, tileIdFor } from '../model/ids.js';
+import type { Metatile } from '../model/metatile.js';
 import type { OperationName, RunStatus } from '../model/run.js';
 import { chooseEngine, type PointcloudEngine } from '../operations/pointcloud-engine.js';
+import { lowerLevelTiles } from '../pyramid/pyramid-plan.js';
+import { type WrittenLevels, writeLevels } from '../pyramid/write-levels.js';
 import type { SourceHeader } from '../source/source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { Bbox } from '../tiling/bbox.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
 import { ForeignBucketError, OperationMismatchError, RunConflictError } from './errors.js';
-import { normaliseParams, paramsVersion } from './job-params.js';
+import { normaliseParams, paramsVersion, zoomLevels } from './job-params.js';
 import { planSingleSource } from './plan-single-source.js';
 import { DEFAULT_MAX_TILES } from './plan-tiles.js';
+import { checkPyramidSize } from './pyramid-size.js';
 import type { SplitRequest } from './split-request.js';
 
 export interface SplitDeps {
@@ -39,8 +44,12 @@ export interface SplitResult {
   readonly runId: string;
   readonly operation: OperationName;
   readonly paramsVersion: string;
+  /** The base level (the only one, unless the run is a pyramid). */
   readonly zoom: number;
+  /** A pyramid's lowest level; `zoom` for a run of one level. */
+  readonly minZoom: number;
   readonly nativeZoom: number;
+  /** Sub-tiles of every level. */
   readonly total: number;
   readonly bbox3857: Bbox;
   readonly manifest: ManifestRef;
@@ -75,8 +84,11 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     throw new ForeignBucketError(`${where} is not in this deployment's bucket ${store.bucket}`);
   }
 
+  const levels = zoomLevels(request.params.zoom);
+  const pyramid = levels !== undefined && levels.min < levels.max;
   const planOptions = {
-    zoom: request.params.zoom,
+    zoom: levels?.max,
+    aligned: pyramid,
     sourceCrs: request.params.sourceCrs,
     maxTiles: deps.maxTiles ?? DEFAULT_MAX_TILES,
     tilesPerMessage: deps.tilesPerMessage,
@@ -96,7 +108,16 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
         `(use ${OPERATION_FOR_KIND[plan.kind]})`,
     );
   }
-  const params = normaliseParams(operation, request.params, plan.zoom);
+  const minZoom = pyramid ? levels.min : plan.zoom;
+  const pyramidPlan = {
+    minZoom,
+    maxZoom: plan.zoom,
+    base: plan.cover,
+    tilesPerMessage: plan.tilesPerMessage,
+  };
+  if (pyramid)
+    checkPyramidSize(plan.total, lowerLevelTiles(pyramidPlan), where, deps.maxTiles ?? DEFAULT_MAX_TILES);
+  const params = normaliseParams(operation, request.params, plan.zoom, minZoom);
   const version = paramsVersion(operation, params);
   const runId = runIdFor(source);
 
@@ -127,12 +148,22 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
 
   if (plan.members) await writeRunMembers(store, runId, plan.members, signal);
   const tileId = (tile: TileCoord) => tileIdFor(runId, operation, version, tile);
-  const manifest = await writeManifest(store, plan.metatiles(tileId), {
-    runId,
-    partLines: deps.partLines,
-    tilesPerMessage: plan.tilesPerMessage,
-    signal,
-  });
+  const partLines = deps.partLines ?? MANIFEST_PART_LINES;
+  // A pyramid's lower levels first (each line names where its parent's are), then the base.
+  const written = pyramid
+    ? await writeLevels(store, pyramidPlan, { runId, tileId, partLines, signal })
+    : undefined;
+  const manifest = await writeManifest(
+    store,
+    written ? linked(plan.metatiles(tileId), written) : plan.metatiles(tileId),
+    {
+      runId,
+      partLines,
+      tilesPerMessage: plan.tilesPerMessage,
+      ...(written ? { levels: written.levels } : {}),
+      signal,
+    },
+  );
   const updated = await ledger.updateRun(runId, { status: 'RUNNING', total: manifest.total }, SPLITTABLE);
   if (!updated) {
     const now = await ledger.getRun(runId);
@@ -145,10 +176,17 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
     operation,
     paramsVersion: version,
     zoom: plan.zoom,
+    minZoom,
     nativeZoom: plan.nativeZoom,
     total: manifest.total,
     bbox3857: plan.bbox3857,
     manifest,
     headerBytesRead: plan.headerBytesRead,
   };
+}
+
+/** The base level's metatiles, each linked to its parent's lines; checked whole at the end. */
+function* linked(metatiles: Iterable<Metatile>, written: WrittenLevels): Generator<Metatile> {
+  for (const metatile of metatiles) yield written.linkBase(metatile);
+  written.checkBaseComplete();
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parseZoomRange } from '../../lib/split/zoom-range.js';
 
 /** Where a command writes: injected so tests can capture it. */
 export interface CliIo {
@@ -23,6 +24,28 @@ export function intOption(min: number, max: number) {
     }
     return n;
   };
+}
+
+/** The help of every `--zoom`: one level or a pyramid's levels. */
+export const ZOOM_HELP =
+  'XYZ zoom level, or a range min-max for a pyramid (the max warped from the source, each lower level made from ' +
+  'the one above, as gdal2tiles.py does); default: the one level closest to the source resolution';
+
+/** A commander parser for `--zoom`: a whole number 0-22, or a range "min-max" (low to high). */
+export function zoomOption(value: string): number | string {
+  if (!value.includes('-')) {
+    try {
+      return intOption(0, 22)(value);
+    } catch {
+      throw new InvalidArgumentError('expected a zoom level from 0 to 22, or a range min-max such as 10-17');
+    }
+  }
+  const range = parseZoomRange(value);
+  if (typeof range === 'string')
+    throw new InvalidArgumentError(
+      `expected a zoom level from 0 to 22, or a range min-max such as 10-17 (${range})`,
+    );
+  return value;
 }
 
 /** A plain decimal (digits, at most one point): Number() would take '0x10', '1e1' and ' 2'. */

@@ -16,7 +16,7 @@ import { CliError } from './cli-error.js';
 export async function readLocalJob(
   input: string,
   jobOption?: string,
-  zoom?: number,
+  zoom?: number | string,
   sourceCrs?: string,
 ): Promise<JobParams> {
   const path = jobOption ?? sidecarKeyFor(input);

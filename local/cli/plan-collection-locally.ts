@@ -1,6 +1,7 @@
 import { planCollection } from '../../lib/collection/plan-collection.js';
 import { readMembers } from '../../lib/collection/read-members.js';
 import { chooseEngine } from '../../lib/operations/pointcloud-engine.js';
+import type { LevelCover } from '../../lib/pyramid/level-blocks.js';
 import { DEFAULT_MAX_TILES } from '../../lib/split/plan-tiles.js';
 import { localFilesStore } from '../../lib/store/file-store.js';
 import type { InputFile } from './input-file.js';
@@ -14,6 +15,8 @@ export interface LocalCollectionPlan {
   readonly nativeZoom: number;
   readonly total: number;
   readonly headerBytesRead: number;
+  /** Where the zoom's tiles are, per member: a pyramid's base (not printed). */
+  readonly cover: LevelCover;
 }
 
 /**
@@ -50,5 +53,6 @@ export async function planCollectionLocally(
     nativeZoom: plan.nativeZoom,
     total: plan.total,
     headerBytesRead: read.read.bytes,
+    cover: plan.cover,
   };
 }

@@ -12,7 +12,7 @@ export interface RunJobOptions {
   /** Every input given (several files: a collection); absent: `[file]`. */
   readonly inputs?: readonly string[];
   readonly out: string;
-  readonly zoom?: number;
+  readonly zoom?: number | string;
   /** A job sidecar; default `<file>.job.json` when it exists. */
   readonly job?: string;
   /** The source's CRS, replacing the file's (`--s-srs`): EPSG:<code>, a PROJ string or a WKT. */

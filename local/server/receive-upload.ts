@@ -19,8 +19,8 @@ const uploadSchema = z
     name: plainFileName,
     zoom: z
       .string()
-      .regex(/^[0-9]{1,2}$/, 'a whole number')
-      .transform(Number)
+      .regex(/^[0-9]{1,2}(-[0-9]{1,2})?$/, 'a zoom level or a range min-max')
+      .transform((zoom) => (zoom.includes('-') ? zoom : Number(zoom)))
       .pipe(tileParamsSchema.shape.zoom.unwrap())
       .optional(),
     /** The whole job (`geohub run` on a running up: its sidecar and options), as the sidecar's JSON. */

@@ -9,7 +9,7 @@ import { callApi, portOf } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { checkRoomForCopy } from '../free-space.js';
 import { checkInputFile } from '../input-file.js';
-import { type CliIo, emit, intOption } from '../io.js';
+import { type CliIo, emit, intOption, ZOOM_HELP, zoomOption } from '../io.js';
 import { createUploadProgress } from '../upload-progress.js';
 import { uploadToUp } from '../upload-to-up.js';
 
@@ -52,9 +52,9 @@ export function registerControl(program: Command, io: CliIo): void {
       .command('submit')
       .description('start a run on a running `geohub up`: upload <file> to its incoming bucket')
       .argument('<file>')
-      .option('--zoom <z>', 'XYZ zoom level', intOption(0, 22))
+      .option('--zoom <z>', ZOOM_HELP, zoomOption)
       .option('--json', 'print one JSON object on stdout'),
-  ).action(async (file: string, opts: { zoom?: number; port?: number; json?: boolean }) => {
+  ).action(async (file: string, opts: { zoom?: number | string; port?: number; json?: boolean }) => {
     // The file is read here, as the user, and streamed: the server opens no path it is sent.
     // The server keeps a copy in the local bucket, as `geohub run` does: the same checks first.
     const input = await checkInputFile(file);

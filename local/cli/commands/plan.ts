@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_ESTIMATE, estimateRun } from '../../../lib/cost/run-estimate.js';
-import { type CliIo, emit, intOption } from '../io.js';
+import { type CliIo, emit, intOption, ZOOM_HELP, zoomOption } from '../io.js';
 import { resolveJobInputs } from '../job-inputs.js';
 
 export function registerPlan(program: Command, io: CliIo): void {
@@ -13,20 +13,19 @@ export function registerPlan(program: Command, io: CliIo): void {
       '<inputs...>',
       'a raster or a point cloud; or a collection: several files, a directory or a .txt list',
     )
-    .option(
-      '--zoom <z>',
-      'XYZ zoom level (default: the one closest to the source resolution)',
-      intOption(0, 22),
-    )
+    .option('--zoom <z>', ZOOM_HELP, zoomOption)
     .option('--workers <n>', 'workers to estimate the time for', intOption(1, 10_000), 2)
     .option('--json', 'print one JSON object on stdout')
-    .action(async (inputs: string[], opts: { zoom?: number; workers: number; json?: boolean }) => {
+    .action(async (inputs: string[], opts: { zoom?: number | string; workers: number; json?: boolean }) => {
+      const { planLevels, levelsLine } = await import('../plan-levels.js');
+      const { zoomLevels } = await import('../../../lib/split/job-params.js');
+      const baseZoom = zoomLevels(opts.zoom)?.max;
       const file = inputs[0]!;
       // A FIFO or device is refused before it is opened (a FIFO would block the read).
       const given = await resolveJobInputs(inputs);
       if (given.kind === 'collection') {
         const { planCollectionLocally } = await import('../plan-collection-locally.js');
-        const plan = await planCollectionLocally(given.members, opts.zoom, file);
+        const plan = await planCollectionLocally(given.members, baseZoom, file);
         if (!('total' in plan)) {
           io.exitCode = 1;
           emit(io, opts.json, { file, ...plan }, () =>
@@ -38,12 +37,15 @@ export function registerPlan(program: Command, io: CliIo): void {
           return;
         }
         const operation = plan.kind === 'raster' ? 'raster-xyz' : 'pointcloud-dtm';
-        const estimate = estimateRun(plan.total, operation, { ...DEFAULT_ESTIMATE, workers: opts.workers });
+        const { cover, ...shown } = plan;
+        const levels = planLevels(cover, plan.zoom, plan.total, opts.zoom);
+        const estimate = estimateRun(levels.total, operation, { ...DEFAULT_ESTIMATE, workers: opts.workers });
         const result = {
           file,
-          ...plan,
+          ...shown,
           operation,
-          tiles: plan.total,
+          tiles: levels.total,
+          ...(levels.levels.length > 1 ? { minZoom: levels.minZoom, levels: levels.levels } : {}),
           estimate: { workers: opts.workers, seconds: estimate.seconds, costUsd: estimate.cost },
         };
         emit(io, opts.json, result, () =>
@@ -53,6 +55,7 @@ export function registerPlan(program: Command, io: CliIo): void {
               (u) => `cannot be read (the run is refused unless --skip-unreadable): ${u.reason}`,
             ),
             `zoom ${plan.zoom} (native ${plan.nativeZoom}): ${plan.total.toLocaleString('en-US')} sub-tiles over the union`,
+            ...(levelsLine(levels) ? [levelsLine(levels)!] : []),
             `estimated time with ${opts.workers} workers: ${estimate.seconds.toFixed(1)} s of tool work (plus start-up)`,
             `estimated AWS cost: $${estimate.cost.total.toFixed(6)}`,
           ].join('\n'),
@@ -68,9 +71,10 @@ export function registerPlan(program: Command, io: CliIo): void {
       ]);
       const store = localFileStore(input.path);
       const { header, read } = await readSourceHeader(store, store.key);
-      const plan = planTiles(header, opts.zoom, file);
+      const plan = planTiles(header, baseZoom, file);
+      const levels = planLevels([plan.ranges], plan.zoom, plan.total, opts.zoom);
       const operation = header.kind === 'raster' ? 'raster-xyz' : 'pointcloud-dtm';
-      const estimate = estimateRun(plan.total, operation, { ...DEFAULT_ESTIMATE, workers: opts.workers });
+      const estimate = estimateRun(levels.total, operation, { ...DEFAULT_ESTIMATE, workers: opts.workers });
       const result = {
         file,
         kind: header.kind,
@@ -78,7 +82,8 @@ export function registerPlan(program: Command, io: CliIo): void {
         crs: plan.crs,
         zoom: plan.zoom,
         nativeZoom: plan.nativeZoom,
-        tiles: plan.total,
+        tiles: levels.total,
+        ...(levels.levels.length > 1 ? { minZoom: levels.minZoom, levels: levels.levels } : {}),
         headerBytesRead: read.bytes,
         estimate: { workers: opts.workers, seconds: estimate.seconds, costUsd: estimate.cost },
       };
@@ -86,6 +91,7 @@ export function registerPlan(program: Command, io: CliIo): void {
         [
           `${file}: ${header.kind} in ${plan.crs}, ${operation}`,
           `zoom ${plan.zoom} (native ${plan.nativeZoom}): ${plan.total.toLocaleString('en-US')} sub-tiles`,
+          ...(levelsLine(levels) ? [levelsLine(levels)!] : []),
           `estimated time with ${opts.workers} workers: ${estimate.seconds.toFixed(1)} s of tool work (plus start-up)`,
           `estimated AWS cost: $${estimate.cost.total.toFixed(6)} (Fargate Spot $${estimate.cost.compute.toFixed(6)}, requests $${estimate.cost.requests.toFixed(6)})`,
         ].join('\n'),

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { portOf } from '../api-client.js';
-import { type CliIo, emit, intOption } from '../io.js';
+import { type CliIo, emit, intOption, ZOOM_HELP, zoomOption } from '../io.js';
 import { createProgress } from '../progress.js';
 import { runJob } from '../run-job.js';
 import { createUploadProgress } from '../upload-progress.js';
@@ -10,7 +10,7 @@ export const EXIT_CANCELLED = 130;
 
 interface RunOptions {
   out: string;
-  zoom?: number;
+  zoom?: number | string;
   job?: string;
   sSrs?: string;
   replace?: boolean;
@@ -36,14 +36,10 @@ export function registerRun(program: Command, io: CliIo): void {
       '--out <dir>',
       'where to copy the tiles (z/x/y.tif), the mosaic VRT and the STAC collection (created if missing; must be empty)',
     )
-    .option(
-      '--zoom <z>',
-      'XYZ zoom level (default: the one closest to the source resolution)',
-      intOption(0, 22),
-    )
+    .option('--zoom <z>', ZOOM_HELP, zoomOption)
     .option(
       '--job <file>',
-      'job sidecar {"operation","zoom","resampling","transformer","sourceCrs"} (default: <file>.job.json if present)',
+      'job sidecar {"operation","zoom","resampling","transformer","sourceCrs","overviewResampling"} (default: <file>.job.json if present)',
     )
     .option(
       '--s-srs <crs>',

@@ -186,7 +186,7 @@ describe('least privilege', () => {
     expect(ddb?.Resource).toEqual(getAtt('LedgerTable'));
   });
 
-  it("lets the workers claim, upload and delete messages, and read only sources, a collection's members and its member list", () => {
+  it("lets the workers claim, upload and delete messages, and read only sources, a collection's members and its member list, a pyramid's levels and tiles", () => {
     const task = props<{ TaskRoleArn: { 'Fn::GetAtt': [string, string] } }>(
       ofType(template, 'AWS::ECS::TaskDefinition')[0]![1],
     );
@@ -197,6 +197,7 @@ describe('least privilege', () => {
         'dynamodb:GetItem',
         'dynamodb:Query',
         'dynamodb:UpdateItem',
+        'dynamodb:BatchGetItem',
         'sqs:ReceiveMessage',
         'sqs:ChangeMessageVisibility',
         'sqs:DeleteMessage',
@@ -211,7 +212,13 @@ describe('least privilege', () => {
       .filter((s) => asArray(s.Action).includes('s3:GetObject'))
       .flatMap((s) => asArray(s.Resource).map((r) => (r as { 'Fn::Sub': string })['Fn::Sub']));
     const sub = (path: string) => `\${DataBucket.Arn}/${path}`;
-    expect(reads.sort()).toEqual([sub('collections/*'), sub('incoming/*'), sub('runs/*/members.json')]);
+    expect(reads.sort()).toEqual([
+      sub('collections/*'),
+      sub('incoming/*'),
+      sub('runs/*/manifest-levels-*'),
+      sub('runs/*/members.json'),
+      sub('tiles/*'),
+    ]);
     const put = statements.find((s) => s.Action === 's3:PutObject');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a CloudFormation Fn::Sub string
     expect(put?.Resource).toEqual({ 'Fn::Sub': '${DataBucket.Arn}/tiles/*' });

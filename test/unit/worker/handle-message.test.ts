@@ -16,6 +16,7 @@ import type { HandleMessageDeps } from '../../../worker/handle-message-deps.js';
 import { createStopController } from '../../../worker/stop-controller.js';
 import { outputsOf, seedLedgerRun } from '../../support/ledger-run.js';
 import { createMemoryLedger } from '../../support/memory-ledger.js';
+import { createMemoryStore } from '../../support/memory-store.js';
 import { createRecordingQueue, received } from '../../support/recording-queue.js';
 
 type Tool = (
@@ -33,6 +34,7 @@ async function setup(tool?: Tool, now = () => Date.now()) {
   const deps: HandleMessageDeps = {
     ledger,
     queue,
+    store: createMemoryStore(),
     log: pino({ level: 'silent' }),
     stop: createStopController({ graceMs: 60_000, reserveMs: 1_000 }),
     workerId: 'w1',

@@ -126,9 +126,14 @@ describe('enqueueChunk', () => {
     expect(retry.done).toBe(true);
   });
 
-  it('fails when the parts do not hold the total the reference claims', async () => {
+  it('fails when the parts do not hold the sub-tiles the reference claims', async () => {
     const { memory, manifest } = await manifestOf(4, 4, 100);
-    const lying: ManifestRef = { ...manifest, total: 17 };
+    const [first, ...rest] = manifest.parts;
+    const lying: ManifestRef = {
+      ...manifest,
+      total: manifest.total + 1,
+      parts: [{ ...first!, tiles: first!.tiles + 1 }, ...rest],
+    };
     const queue = createRecordingQueue();
     await expect(enqueueChunk(lying, undefined, { store: memory, queue })).rejects.toThrow(
       ManifestCorruptError,

@@ -5,6 +5,7 @@ import {
   paramsVersion,
   parseJobParams,
   sidecarKeyFor,
+  zoomLevels,
 } from '../../../../lib/split/job-params.js';
 
 describe('parseJobParams', () => {
@@ -32,6 +33,21 @@ describe('parseJobParams', () => {
     expect(() => parseJobParams('{"transformer":"0"}')).toThrow(/transformer/);
   });
 
+  it('takes a zoom range "min-max" as a pyramid, low to high, within the levels', () => {
+    expect(parseJobParams('{"zoom":"10-17","overviewResampling":"mode"}')).toEqual({
+      zoom: '10-17',
+      overviewResampling: 'mode',
+    });
+    expect(zoomLevels('10-17')).toEqual({ min: 10, max: 17 });
+    expect(zoomLevels(9)).toEqual({ min: 9, max: 9 });
+    expect(zoomLevels(undefined)).toBeUndefined();
+    expect(() => parseJobParams('{"zoom":"17-10"}')).toThrow(/low to high/);
+    expect(() => parseJobParams('{"zoom":"3-23"}')).toThrow(/at most 22/);
+    expect(() => parseJobParams('{"zoom":"3-"}')).toThrow(/zoom/);
+    expect(() => parseJobParams('{"zoom":"-3-4"}')).toThrow(/zoom/);
+    expect(() => parseJobParams('{"overviewResampling":"-co"}')).toThrow(/overviewResampling/);
+  });
+
   it('lists every problem at once', () => {
     expect(() => parseJobParams('{"zoom":99,"resampling":"x"}')).toThrow(/zoom: .*; resampling: /);
   });
@@ -57,6 +73,22 @@ describe('normaliseParams and paramsVersion', () => {
       transformer: 'exact',
     });
     expect(normaliseParams('pointcloud-dtm', {}, 17)).toEqual({ zoom: 17 });
+  });
+
+  it("records a pyramid's lowest level and overview resampling, and nothing new for one level", () => {
+    expect(normaliseParams('raster-xyz', {}, 12, 8)).toEqual({
+      resampling: 'bilinear',
+      transformer: 'approximate',
+      zoom: 12,
+      minZoom: 8,
+      overviewResampling: 'average',
+    });
+    expect(normaliseParams('pointcloud-dtm', { overviewResampling: 'near' }, 17, 15)).toEqual({
+      zoom: 17,
+      minZoom: 15,
+      overviewResampling: 'near',
+    });
+    expect(() => normaliseParams('raster-xyz', { overviewResampling: 'near' }, 12)).toThrow(/zoom range/);
   });
 
   it('refuses resampling or a transformer on a point cloud job', () => {
