@@ -129,7 +129,8 @@ export async function runWorker(proc: WorkerProcess = process): Promise<number> 
     },
     // One line per sub-tile the tool works on: tool work is counted by sub-tile.
     onToolStart: (file, pid, started, runId) => {
-      for (const tile of started) log.info({ runId, tileId: tile.id, tool: file, pid }, 'tool started');
+      for (const tile of started)
+        log.info({ runId, tileId: tile.id, z: tile.z, tool: file, pid }, 'tool started');
       markPhase('worker: tool started');
     },
   };

@@ -27,6 +27,7 @@ export async function killLoop(
   rand: () => number,
   deadline: number,
   maxKills = Number.POSITIVE_INFINITY,
+  onKill?: (signal: 'SIGKILL' | 'SIGTERM') => void,
 ): Promise<KillCounts> {
   const kills: KillCounts = { sigkill: 0, sigterm: 0 };
   while (!isEnded() && Date.now() < deadline && kills.sigkill + kills.sigterm < maxKills) {
@@ -39,6 +40,7 @@ export async function killLoop(
       process.kill(victim.pid, victim.signal);
       if (victim.signal === 'SIGKILL') kills.sigkill += 1;
       else kills.sigterm += 1;
+      onKill?.(victim.signal);
     } catch {
       // it exited on its own a moment ago
     }

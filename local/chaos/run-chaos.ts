@@ -19,7 +19,13 @@ import { type Stranded, strandedMessages } from './stranded-messages.js';
 
 export interface ChaosOptions {
   readonly source: string;
-  readonly zoom: number;
+  /** One level, or a pyramid's range "min-max". */
+  readonly zoom: number | string;
+  /**
+   * A pyramid: the kills start once a worker's tool starts on a lower level (a tile below the
+   * base zoom), so they land while the lower levels are made.
+   */
+  readonly killDuringLowerLevels?: boolean;
   readonly workers: number;
   /** Pause between two kills, drawn uniformly in [min, max] ms; undefined: no kills. */
   readonly killEveryMs?: readonly [number, number];
@@ -65,6 +71,11 @@ export interface ChaosReport {
   /** Worker exits refused by the start-up self-check (exit 78). */
   readonly selfCheckRefusals: number;
   readonly durationMs: number;
+  /**
+   * A pyramid's lower levels: tool starts on them, how many came after the first kill dealt
+   * among them, and how many kills were dealt once they had begun.
+   */
+  readonly lowerLevels?: { toolStarts: number; toolStartsAfterFirstKill: number; kills: number };
   /** What the queues held at the end (the detail behind `nothingStranded`). */
   readonly stranded: Stranded;
   readonly checks: {
@@ -113,6 +124,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const warnings = new Map<string, number>();
   const toolGroups: number[] = [];
   let lostDeliveries = 0;
+  // A pyramid's lower levels: when their first tool started, and each kill dealt since.
+  const baseZoom = typeof options.zoom === 'number' ? options.zoom : Number(options.zoom.split('-')[1]);
+  let lowerStarted: () => void = () => {};
+  const lowerLevels = new Promise<void>((resolve) => {
+    lowerStarted = resolve;
+  });
+  const lower = { toolStarts: 0, toolStartsAfterFirstKill: 0, kills: 0 };
   const started = Date.now();
   const hub = await startLocalHub({
     workers: options.workers,
@@ -125,6 +143,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (parsed?.msg === 'tool started') {
         toolGroups.push(Number(parsed.pid));
         count(toolStarts, String(parsed.tileId));
+        if (Number(parsed.z) < baseZoom) {
+          lower.toolStarts += 1;
+          if (lower.kills > 0) lower.toolStartsAfterFirstKill += 1;
+          lowerStarted();
+        }
       }
       if (String(parsed?.msg).startsWith('metatile claimed')) {
         const id = String(parsed?.metatileId);
@@ -152,8 +175,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     const deadline = Date.now() + options.timeoutMs;
     const kill = options.spotReclaims ? reclaimSpotWorkers : killWorkers;
+    if (options.killDuringLowerLevels) await Promise.race([lowerLevels, execution]);
     const kills = options.killEveryMs
-      ? await kill(hub.pool, execution, () => ended, options.killEveryMs, rand, deadline, options.maxKills)
+      ? await kill(
+          hub.pool,
+          execution,
+          () => ended,
+          options.killEveryMs,
+          rand,
+          deadline,
+          options.maxKills,
+          () => {
+            if (lower.toolStarts > 0) lower.kills += 1;
+          },
+        )
       : { sigkill: 0, sigterm: 0 };
     // Unref'd: once the run has ended, this timer must not keep the process alive.
     await Promise.race([
@@ -237,6 +272,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       serviceFaults: hub.serviceFaults(),
       workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
+      ...(lower.toolStarts > 0 ? { lowerLevels: lower } : {}),
       stranded,
       checks,
     };

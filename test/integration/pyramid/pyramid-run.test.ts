@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { copyRunOutputs } from '../../../local/cli/copy-outputs.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
@@ -15,6 +16,8 @@ import { tempDir } from '../../support/temp-dir.js';
 const BYTE = new URL('../../fixtures/raster/byte.tif', import.meta.url).pathname;
 // rasterio's RGB.byte.tif: 791 × 718 pixels of 300 m in UTM 18N, three Byte bands; native zoom 9.
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+/** History events an execution's progress loop may write before it hands over (GEOHUB_LOOP_EVENT_BUDGET's default). */
+const LOOP_EVENT_BUDGET = 15_000;
 let hub: LocalHub;
 beforeAll(async () => {
   hub = await startTestHub();
@@ -31,6 +34,38 @@ function tileTree(root: string, ext: string): string[] {
       for (const file of readdirSync(join(root, z, x)).filter((f) => f.endsWith(ext)))
         found.push(`${z}/${x}/${file.slice(0, -ext.length)}`);
   return found.sort();
+}
+
+/** The run's tiles marked done per level, with the execution's history events then, sampled until stopped. */
+function sampleLevels(runId: string, executionArn: string) {
+  const samples: { events: number; done: Map<number, number> }[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const events = hub.executions.get(executionArn)?.historyEvents ?? 0;
+      const done = new Map<number, number>();
+      for await (const t of listTiles(hub.ledger, runId))
+        if (t.state === 'DONE') done.set(t.z, (done.get(t.z) ?? 0) + 1);
+      samples.push({ events, done });
+      // A sampling period, not a wait for an outcome: the run's end is awaited on its own.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+/** For each level, the history events of the first sample in which it was as done as it ended. */
+function eventsPerLevel(samples: { events: number; done: Map<number, number> }[]): Record<number, number> {
+  const last = samples.at(-1)!.done;
+  return Object.fromEntries(
+    [...last.entries()].map(([z, n]) => [z, samples.find((s) => s.done.get(z) === n)!.events]),
+  );
 }
 
 /**
@@ -62,10 +97,25 @@ async function checkPyramid(file: string, levels: string, bands: number) {
   const [min, max] = levels.split('-').map(Number) as [number, number];
   const started = await hub.upload(file, { job: { zoom: levels } });
   if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+  const sampling = sampleLevels(started.runId, started.executionArn);
   const execution = await hub.executions.wait(started.executionArn);
   const run = await hub.ledger.getRun(started.runId);
   expect(run?.reason).toBeUndefined();
   expectSucceeded(execution);
+  // The state machine's history as each level was completed: the same loop drives every level,
+  // a level ends after the one above it, and the execution stays far inside its budget.
+  const events = eventsPerLevel(await sampling.stop());
+  process.stdout.write(
+    `${basename(file)} ${levels}: history events when each level was complete ${JSON.stringify(events)}, ${execution.historyEvents} at the end\n`,
+  );
+  const zooms = Array.from({ length: max - min + 1 }, (_, i) => max - i);
+  expect(
+    Object.keys(events)
+      .map(Number)
+      .sort((a, b) => b - a),
+  ).toEqual(zooms);
+  for (const z of zooms.slice(1)) expect(events[z]!).toBeGreaterThanOrEqual(events[z + 1]!);
+  expect(execution.historyEvents).toBeLessThan(LOOP_EVENT_BUDGET);
   expect(run?.counters.done).toBe(run?.counters.total);
   expect(run?.params).toMatchObject({ zoom: max, minZoom: min, overviewResampling: 'average' });
   const report = await verifyRun(hub.ledger, hub.store, started.runId);
@@ -81,8 +131,7 @@ async function checkPyramid(file: string, levels: string, bands: number) {
   const peer = tempDir('geohub-pyramid-gdal2tiles-');
   execFileSync('gdal2tiles.py', ['--xyz', '-q', '-z', levels, '--processes=1', file, peer]);
   expect(ours).toEqual(tileTree(peer, '.png'));
-  const zooms = Array.from({ length: max - min + 1 }, (_, i) => String(min + i));
-  expect(new Set(ours.map((t) => t.split('/')[0]))).toEqual(new Set(zooms));
+  expect(new Set(ours.map((t) => Number(t.split('/')[0])))).toEqual(new Set(zooms));
 
   // Every lower tile from its four children, computed here from the tiles' pixels (geotiff.js).
   let compared = 0;

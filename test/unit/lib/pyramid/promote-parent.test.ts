@@ -12,8 +12,8 @@ import { createMemoryLedger } from '../../../support/memory-ledger.js';
 import { createMemoryStore } from '../../../support/memory-store.js';
 import { createRecordingQueue } from '../../../support/recording-queue.js';
 
-/** A run of zooms 3-4 over 8 × 8 tiles at 4 (four base metatiles, one parent of 16 tiles). */
-async function twoLevels() {
+/** A run of zooms 3-4 over `width` × 8 tiles at 4 (four base metatiles per parent of 16 tiles). */
+async function twoLevels(width = 8) {
   const ledger = createMemoryLedger();
   const store = createMemoryStore();
   const queue = createRecordingQueue();
@@ -28,7 +28,7 @@ async function twoLevels() {
     paramsVersion: 'v1',
     total: 80,
   });
-  const base = [[{ z: 4, minX: 0, minY: 0, maxX: 7, maxY: 7 }]];
+  const base = [[{ z: 4, minX: 0, minY: 0, maxX: width - 1, maxY: 7 }]];
   const written = await writeLevels(
     store,
     { minZoom: 3, maxZoom: 4, base, tilesPerMessage: 16 },
@@ -67,6 +67,20 @@ describe('a pyramid parent', () => {
     expect(parsed.message.tiles.every((t) => t.z === 3)).toBe(true);
     expect(new Set(parsed.message.children)).toEqual(new Set(children.map((c) => c.id)));
     expect(parsed.message.up).toBeUndefined();
+  });
+
+  it('goes as soon as its own region is done, however much of the level above is left', async () => {
+    const { ledger, store, queue, runId, children } = await twoLevels(16);
+    // Two parents: x 0-3 and x 4-7 at zoom 3, each over four of the eight base metatiles.
+    const west = children.filter((c) => c.tiles[0]!.x < 8);
+    const east = children.filter((c) => c.tiles[0]!.x >= 8);
+    expect([west.length, east.length]).toEqual([4, 4]);
+    for (const child of west) await done(ledger, runId, child);
+    expect(await promoteParent({ ledger, store, queue }, runId, west[0]!.up!)).toBe('sent');
+    expect(await promoteParent({ ledger, store, queue }, runId, east[0]!.up!)).toBe('waiting');
+    const sent = parseTileMessage(queue.sent[0]);
+    if (!sent.ok) throw new Error(sent.reason);
+    expect(sent.message.tiles.every((t) => t.x < 4)).toBe(true);
   });
 
   it('is made only once its children are done or failed, from the tiles under its own', async () => {
