@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pyramidTable } from './pyramid-table.js';
 import { startupTable } from './startup-table.js';
 import { type BenchResults, benchTable } from './table.js';
 
@@ -54,6 +55,7 @@ export function benchmarksDoc(results: BenchResults, tried: string): string {
     benchTable(results),
     '',
     ...(results.startup ? [startupTable(results.startup), ''] : []),
+    ...(results.pyramid ? [pyramidTable(results.pyramid), ''] : []),
     NOTES,
     '## Tried and not kept',
     '',

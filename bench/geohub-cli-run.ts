@@ -13,13 +13,16 @@ import type { BenchRaster } from './sources.js';
  */
 export async function geohubCliRun(
   raster: BenchRaster,
-  zoom: number,
+  /** One level, or a pyramid's range "min-max". */
+  zoom: number | string,
   workers: number,
   dir: string,
   /** A running `geohub up` to use (up-daemon.ts); without it, a private stack, whatever the user runs. */
   up?: Readonly<Record<string, string>>,
   /** More environment for the command (the start-up profile's GEOHUB_PROFILE). */
   extraEnv: Readonly<Record<string, string>> = {},
+  /** A job sidecar (`--job`): display tiles for the pyramid bench. */
+  job?: string,
 ): Promise<{ seconds: number; tiles: number }> {
   const out = join(dir, 'geohub-cli');
   rmSync(out, { recursive: true, force: true });
@@ -33,6 +36,7 @@ export async function geohubCliRun(
     String(workers),
     '--out',
     out,
+    ...(job ? ['--job', job] : []),
     '--json',
   ];
   const t0 = performance.now();
@@ -44,7 +48,7 @@ export async function geohubCliRun(
     },
   });
   const seconds = Math.round(performance.now() - t0) / 1000;
-  const tiles = findFiles(out, (n) => /^\d+\.tif$/.test(n)).length;
+  const tiles = findFiles(out, (n) => /^\d+\.(tif|png|webp)$/.test(n)).length;
   rmSync(out, { recursive: true, force: true });
   return { seconds, tiles };
 }

@@ -6,7 +6,7 @@
  * Options: `--quick` (small inputs, one run each: the CI check that the bench produces its
  * figures; docs/ is left alone), `--runs <n>` (timed runs per figure, default 3),
  * `--results <file>`, `--only <sections>` (a comma list of overhead, startup, sigterm, rerun, cancel,
- * counted, split, finalize, bundle, pdal: re-measures those rows alone and merges them into
+ * counted, split, finalize, bundle, pdal, pyramid: re-measures those rows alone and merges them into
  * docs/benchmarks.json; every other row keeps the commit and date it was measured on, and the
  * table says so).
  * The run fails when the split Lambda's bundle is over Lambda's limits.
@@ -25,6 +25,7 @@ import { countedRun } from './counted.js';
 import { benchGrace } from './grace.js';
 import { benchOverhead } from './overhead.js';
 import { benchPdalEngines } from './pdal-engines.js';
+import { benchPyramid } from './pyramid.js';
 import { benchRerunCompleted, benchSigtermResume, type RerunFigures, type SigtermResume } from './resume.js';
 import { benchDir, benchRasters } from './sources.js';
 import type { SplitBundleResult } from './split-bundle.js';
@@ -77,6 +78,7 @@ try {
     finalized?: BenchResults['finalized'];
     bundle?: BenchResults['bundle'];
     pdal?: BenchResults['pdal'];
+    pyramid?: BenchResults['pyramid'];
   } = { resume: {} };
   const overhead = [];
   for (const raster of want('overhead') ? rasters : []) {
@@ -89,6 +91,16 @@ try {
     log(`start-up profile of the ${rasters[0]!.label} job, cold and on a running up, ${runs} runs each…`);
     figures.startup = await benchStartupProfile(rasters[0]!, { workers, runs, dir });
     saveSoFar(figures);
+  }
+  if (want('pyramid')) {
+    // The small job and the bench raster: a pyramid of a few dozen tiles and one of thousands.
+    const pyramid = [];
+    for (const raster of rasters.slice(0, 2)) {
+      log(`${raster.label}: full pyramid, geohub run vs gdal2tiles.py's default job, ${runs} runs each…`);
+      pyramid.push(await benchPyramid(raster, { workers, runs, dir }));
+      figures.pyramid = pyramid;
+      saveSoFar(figures);
+    }
   }
   const resume = figures.resume;
   if (want('sigterm')) {

@@ -5,6 +5,7 @@ import type { CountedRun } from './counted.js';
 import type { GraceFigures } from './grace.js';
 import type { OverheadFigures } from './overhead.js';
 import type { PdalBench } from './pdal-engines.js';
+import type { PyramidFigures } from './pyramid.js';
 import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
 import type { SplitBundleResult } from './split-bundle.js';
 import type { StartupProfile } from './startup-profile.js';
@@ -35,6 +36,8 @@ export interface BenchResults {
   readonly overhead: readonly OverheadFigures[];
   /** bench/startup-profile.ts: the small job's phases, cold and on a running up. */
   readonly startup?: StartupProfile;
+  /** bench/pyramid.ts: a full pyramid against gdal2tiles.py's default job. */
+  readonly pyramid?: readonly PyramidFigures[];
   readonly counted?: CountedRun;
   readonly split?: {
     readonly subTiles: number;

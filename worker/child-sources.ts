@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import type { Metatile } from '../lib/model/metatile.js';
 import type { RunHead } from '../lib/model/run.js';
+import type { ChildTile } from '../lib/pyramid/child-tiles.js';
 import { TileDataError } from './errors.js';
 import type { ProcessTileDeps } from './process-tile.js';
 
@@ -19,7 +20,7 @@ export async function downloadChildren(
   metatile: Pick<Metatile, 'tiles' | 'children'>,
   work: string,
   signal: AbortSignal,
-): Promise<readonly string[]> {
+): Promise<{ readonly paths: readonly string[]; readonly tiles: readonly ChildTile[] }> {
   if (!deps.childTiles)
     throw new TileDataError(`run ${run.runId} is a pyramid; this worker makes no lower levels`);
   const children = await deps.childTiles(run, metatile);
@@ -27,7 +28,7 @@ export async function downloadChildren(
     throw new TileDataError(`no child of these ${metatile.tiles.length} tiles was made (every one failed)`);
   const dir = join(work, 'children');
   await mkdir(dir, { recursive: true });
-  const paths = children.map((c) => join(dir, `${c.z}-${c.x}-${c.y}.tif`));
+  const paths = children.map((c) => join(dir, `${c.z}-${c.x}-${c.y}${extname(c.output.key)}`));
   let next = 0;
   const lane = async () => {
     while (next < children.length) {
@@ -37,5 +38,5 @@ export async function downloadChildren(
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_DOWNLOADS, children.length) }, lane));
-  return paths;
+  return { paths, tiles: children };
 }

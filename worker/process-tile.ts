@@ -4,7 +4,10 @@ import { tileOutputKey } from '../lib/model/ids.js';
 import type { Metatile } from '../lib/model/metatile.js';
 import type { RunHead, TileOutput } from '../lib/model/run.js';
 import type { TileTask } from '../lib/model/tile.js';
+import { isDisplayFormat, TILE_FORMAT_SPECS, tileFormatOf } from '../lib/model/tile-format.js';
+import { renderTileSpec } from '../lib/operations/display-output.js';
 import type { Operation, ToolRunner } from '../lib/operations/operation.js';
+import { TILE_SIZE } from '../lib/operations/raster-xyz.js';
 import { withAtomicOutput } from '../lib/output/atomic-output.js';
 import { mirrorOutput, runMirror } from '../lib/output/output-mirror.js';
 import type { EnginePool, EngineSpec } from '../lib/process/engine-pool.js';
@@ -58,8 +61,8 @@ export interface ProcessTileDeps {
 }
 
 /** Where a sub-tile's output is written in the worker's scratch space before its upload. */
-export function scratchTilePath(deps: ProcessTileDeps, runId: string, tile: TileTask): string {
-  return join(deps.scratchDir, 'out', runId, String(tile.z), String(tile.x), `${tile.y}.tif`);
+export function scratchTilePath(deps: ProcessTileDeps, runId: string, tile: TileTask, ext = 'tif'): string {
+  return join(deps.scratchDir, 'out', runId, String(tile.z), String(tile.x), `${tile.y}.${ext}`);
 }
 
 /**
@@ -132,21 +135,28 @@ export async function processTile(
 ): Promise<TileOutput> {
   const operation = deps.operations[run.operation];
   if (!operation) throw new TileDataError(`unknown operation ${run.operation}`);
-  const key = tileOutputKey(run.runId, tile);
-  const final = scratchTilePath(deps, run.runId, tile);
+  const format = tileFormatOf(run.params);
+  const spec = TILE_FORMAT_SPECS[format];
+  const key = tileOutputKey(run.runId, tile, spec.ext);
+  const final = scratchTilePath(deps, run.runId, tile, spec.ext);
   const work = await mkdtemp(join(deps.scratchDir, 'work-'));
   let survived = false;
   try {
     signal.throwIfAborted();
     const source = await resolveSource(deps, run, members, signal);
-    await withAtomicOutput(final, (output) =>
-      operation.execute(
-        { source, tile, params: run.params, output, scratch: work },
-        toolRunner(deps, run, work, [tile], signal),
-      ),
-    );
+    const tools = toolRunner(deps, run, work, [tile], signal);
+    await withAtomicOutput(final, async (output) => {
+      // Display tiles: the operation's GeoTIFF, rendered by the engine (display-output.ts).
+      const display = isDisplayFormat(format);
+      const data = display ? join(work, 'data.tif') : output;
+      await operation.execute({ source, tile, params: run.params, output: data, scratch: work }, tools);
+      if (display) {
+        const render = renderTileSpec(data, tile, output, run.params, TILE_SIZE);
+        await tools.run(deps.metatileEngine.file, deps.metatileEngine.args, { input: render });
+      }
+    });
     signal.throwIfAborted();
-    const head = await deps.store.putFile(key, final, { signal, contentType: 'image/tiff' });
+    const head = await deps.store.putFile(key, final, { signal, contentType: spec.contentType });
     await mirrorOutput(
       await runMirror(deps.outputMirrorDir, run.runId, deps.outputMirrorPerRun === true),
       key,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { tileOutputKey } from '../lib/model/ids.js';
 import type { Metatile } from '../lib/model/metatile.js';
 import type { RunHead, TileOutput } from '../lib/model/run.js';
+import { TILE_FORMAT_SPECS, tileFormatOf } from '../lib/model/tile-format.js';
 import { OVERVIEW } from '../lib/operations/overview.js';
 import { withAtomicOutputs } from '../lib/output/atomic-output.js';
 import { mirrorOutput, runMirror } from '../lib/output/output-mirror.js';
@@ -62,18 +63,21 @@ export async function processTiles(
     for (const tile of tiles) results.set(tile.id, await processTile(deps, run, tile, signal, members));
     return results;
   }
-  const finals = tiles.map((tile) => scratchTilePath(deps, run.runId, tile));
+  const format = TILE_FORMAT_SPECS[tileFormatOf(run.params)];
+  const finals = tiles.map((tile) => scratchTilePath(deps, run.runId, tile, format.ext));
   const work = await mkdtemp(join(deps.scratchDir, 'work-'));
   let survived = false;
   try {
     signal.throwIfAborted();
-    const source = metatile.children
+    const children = metatile.children
       ? await downloadChildren(deps, run, metatile, work, signal)
-      : await resolveSource(deps, run, members, signal);
+      : undefined;
+    const source = children ? children.paths : await resolveSource(deps, run, members, signal);
     await withAtomicOutputs(finals, (parts) =>
       operation.executeBlock!(
         {
           source,
+          ...(children ? { sourceTiles: children.tiles } : {}),
           tiles: tiles.map((tile, i) => ({ tile, output: parts[i]! })),
           params: run.params,
           scratch: work,
@@ -89,8 +93,8 @@ export async function processTiles(
     // Every upload settles before this returns or throws: none still reads a file removed below.
     const uploads = await Promise.allSettled(
       tiles.map(async (tile, i) => {
-        const key = tileOutputKey(run.runId, tile);
-        const head = await deps.store.putFile(key, finals[i]!, { signal, contentType: 'image/tiff' });
+        const key = tileOutputKey(run.runId, tile, format.ext);
+        const head = await deps.store.putFile(key, finals[i]!, { signal, contentType: format.contentType });
         await mirrorOutput(mirror, key, finals[i]!);
         results.set(tile.id, { key, etag: head.etag, bytes: head.bytes });
       }),

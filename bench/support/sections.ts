@@ -13,6 +13,7 @@ export const SECTIONS = [
   'finalize',
   'bundle',
   'pdal',
+  'pyramid',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -29,6 +30,7 @@ const FIELDS: Readonly<Record<Section, readonly string[]>> = {
   finalize: ['finalized'],
   bundle: ['bundle'],
   pdal: ['pdal'],
+  pyramid: ['pyramid'],
 };
 
 interface Results {

@@ -3,6 +3,7 @@ import { sourcePin } from '../source/source-pin.js';
 import { metatileSize } from '../split/metatile-size.js';
 import type { PlanSourceOptions } from '../split/plan-single-source.js';
 import type { PlannedSource } from '../split/planned-source.js';
+import { sourceValues } from '../split/source-values.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { MAX_COLLECTION_BYTES } from './collection-manifest.js';
 import { InvalidCollectionError, UnreadableMembersError } from './errors.js';
@@ -84,6 +85,7 @@ export async function planCollectionSource(
     bbox3857: plan.bbox3857,
     total: plan.total,
     cover: plan.cover,
+    values: sourceValues(planned.map((m) => m.header)),
     tilesPerMessage,
     headerBytesRead: read.read.bytes + head.bytes,
     members: { collection: source.key, members: planned.map((m) => m.member), skipped },

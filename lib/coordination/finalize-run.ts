@@ -6,9 +6,12 @@ import type { Ledger } from '../ledger/ledger.js';
 import { listTiles } from '../ledger/tile-records.js';
 import { runPrefix } from '../model/ids.js';
 import type { RunCounters, TileError } from '../model/run.js';
+import { isDisplayFormat, TILE_FORMAT_SPECS, tileFormatOf } from '../model/tile-format.js';
+import { writePmtiles } from '../pmtiles/write-pmtiles.js';
 import { readSourceHeader } from '../source/read-source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { MosaicInputError } from './errors.js';
+import type { MosaicBands } from './mosaic-vrt.js';
 import { RUN_OUTPUTS } from './run-outputs.js';
 import { TileSet } from './tile-set.js';
 import { writeMosaic } from './write-mosaic.js';
@@ -28,6 +31,8 @@ export interface FinalizeResult {
     readonly prefix: string;
     readonly mosaic?: string;
     readonly stac?: string;
+    /** Display tiles: the PMTiles archive of every level. */
+    readonly pmtiles?: string;
     readonly summary: string;
   };
   readonly reason?: string;
@@ -44,6 +49,21 @@ export interface FinalizeDeps {
 }
 
 type Problem = { tileId: string; z: number; x: number; y: number; state: string; error?: TileError };
+
+/** Display tiles' bands, whatever the source: 8-bit red, green, blue and alpha (display-output.ts). */
+const DISPLAY_BANDS: MosaicBands = {
+  count: 4,
+  dataType: 'Byte',
+  nodata: null,
+  colorInterp: ['Red', 'Green', 'Blue', 'Alpha'],
+};
+
+/** Every GeoTIFF tile of a run shares the band layout: one header read (ranged GETs). */
+async function tileBands(store: ObjectStore, key: string): Promise<MosaicBands> {
+  const { header } = await readSourceHeader(store, key);
+  if (header.kind !== 'raster') throw new MosaicInputError(`tile ${key} is not a raster`);
+  return { count: header.bands, dataType: header.dataType, nodata: header.nodata };
+}
 
 /**
  * The end of a run: the mosaic (a VRT per block of tiles under one top-level VRT) and the STAC
@@ -97,12 +117,14 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
   phase('markers read', { tiles: tileCount, problems: problemCount });
   let mosaic: string | undefined;
   let stac: string | undefined;
+  let pmtiles: string | undefined;
   if (sample) {
-    // Every tile of a run shares the band layout: one header read (ranged GETs).
-    const { header } = await readSourceHeader(deps.store, sample.key);
-    if (header.kind !== 'raster') throw new MosaicInputError(`tile ${sample.key} is not a raster`);
+    const format = tileFormatOf(run.params);
+    const spec = TILE_FORMAT_SPECS[format];
+    const display = isDisplayFormat(format);
+    const bands = display ? DISPLAY_BANDS : await tileBands(deps.store, sample.key);
+    const media = display ? { ext: spec.ext, type: spec.contentType, role: 'visual' } : undefined;
     const blocks = tiles.blocks(BLOCK_TILES);
-    const bands = { count: header.bands, dataType: header.dataType, nodata: header.nodata };
     // No object keys in what a catalogue shows: the source by its file name only.
     const source = basename(run.source.key);
     // Asked of a collection only: a HEAD of a missing key is a 403 to a role without ListBucket.
@@ -118,24 +140,27 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
         ? `${tiles.count} tiles at zoom ${tiles.z}`
         : `${tileCount} tiles at zooms ${lower.at(-1)!.tiles.z}-${tiles.z} (${tiles.count} at zoom ${tiles.z}, each lower zoom made from the one above)`;
     const description = `${run.operation} tiles of ${of} (geohub run ${runId}, ${run.createdAt} to ${finishedAt}): ${zooms}, ${dated}`;
-    // Mosaic and catalogue side by side: neither reads the other, and a run's end waits on both.
-    [mosaic, stac] = await Promise.all([
-      writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands).then(async (key) => {
-        // A pyramid's lower levels: a mosaic each (mosaic-<z>.vrt), one after the other.
-        for (const level of lower)
-          await writeMosaic(
-            deps.store,
-            prefix,
-            runId,
-            level.tiles,
-            level.blocks,
-            BLOCK_TILES,
-            bands,
-            level.tiles.z,
-          );
-        phase('mosaic written', { blocks: blocks.length + lower.reduce((n, l) => n + l.blocks.length, 0) });
-        return key;
-      }),
+    // Mosaic, catalogue and archive side by side: none reads another, and a run's end waits on all.
+    [mosaic, stac, pmtiles] = await Promise.all([
+      writeMosaic(deps.store, prefix, runId, tiles, blocks, BLOCK_TILES, bands, undefined, spec.ext).then(
+        async (key) => {
+          // A pyramid's lower levels: a mosaic each (mosaic-<z>.vrt), one after the other.
+          for (const level of lower)
+            await writeMosaic(
+              deps.store,
+              prefix,
+              runId,
+              level.tiles,
+              level.blocks,
+              BLOCK_TILES,
+              bands,
+              level.tiles.z,
+              spec.ext,
+            );
+          phase('mosaic written', { blocks: blocks.length + lower.reduce((n, l) => n + l.blocks.length, 0) });
+          return key;
+        },
+      ),
       writeStac(deps.store, prefix, {
         runId,
         sourceName: source,
@@ -148,10 +173,23 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
         tiles,
         blocks,
         ...(lower.length > 0 ? { lower } : {}),
+        ...(media ? { media } : {}),
       }).then((key) => {
         phase('stac written', { parts: blocks.length });
         return key;
       }),
+      format === 'gtiff'
+        ? undefined
+        : writePmtiles(deps.store, `${prefix}${RUN_OUTPUTS.pmtiles}`, {
+            runId,
+            levels: [tiles, ...lower.map((l) => l.tiles)],
+            format,
+            name: `${source}, tiled by geohub`,
+            description,
+          }).then((archive) => {
+            phase('pmtiles written', { tiles: archive.tiles, leaves: archive.leaves });
+            return archive.key;
+          }),
     ]);
   }
 
@@ -184,5 +222,12 @@ export async function finalizeRun(deps: FinalizeDeps, runId: string): Promise<Fi
     { contentType: 'application/json' },
   );
   await deps.ledger.updateRun(runId, { status, reason }, ['RUNNING']);
-  return { runId, status, counters: c, outputs: { prefix, mosaic, stac, summary }, reason, phases };
+  return {
+    runId,
+    status,
+    counters: c,
+    outputs: { prefix, mosaic, stac, ...(pmtiles ? { pmtiles } : {}), summary },
+    reason,
+    phases,
+  };
 }

@@ -6,6 +6,8 @@ export interface MosaicBands {
   /** GDAL data type name (Byte, Float32, …). */
   readonly dataType: string;
   readonly nodata: number | null;
+  /** Each band's colour interpretation (`Red`, …, `Alpha`), where the tiles say it (display tiles). */
+  readonly colorInterp?: readonly string[];
 }
 
 /** A rectangle of tiles at one zoom, inclusive. */
@@ -53,7 +55,8 @@ export function* vrtChunks(
     `  <SRS dataAxisToSRSAxisMapping="1,2">EPSG:3857</SRS>\n` +
     `  <GeoTransform>${origin.minX}, ${pixel}, 0, ${origin.maxY}, 0, ${-pixel}</GeoTransform>\n`;
   for (let band = 1; band <= bands.count; band++) {
-    yield `  <VRTRasterBand dataType="${bands.dataType}" band="${band}">\n${nodata}`;
+    const interp = bands.colorInterp?.[band - 1];
+    yield `  <VRTRasterBand dataType="${bands.dataType}" band="${band}">\n${nodata}${interp ? `    <ColorInterp>${interp}</ColorInterp>\n` : ''}`;
     let chunk = '';
     for (const s of sources()) {
       const w = s.cols * TILE_PIXELS;

@@ -9,6 +9,8 @@ export const RUN_OUTPUTS = {
   /** The STAC items: a catalog per mosaic block, one item file per 4×4 tiles. */
   items: 'items/',
   summary: 'summary.json',
+  /** Display tiles only: every level in one PMTiles v3 archive. */
+  pmtiles: 'tiles.pmtiles',
 } as const;
 
 /** A pyramid's lower level's mosaic: its own top-level VRT over its own block VRTs (same depths as the base's). */
@@ -29,6 +31,7 @@ export const OUTPUT_FILES: Readonly<Record<string, { readonly type: string; read
   [RUN_OUTPUTS.mosaic]: { type: 'application/xml', label: 'Mosaic (VRT)' },
   [RUN_OUTPUTS.collection]: { type: 'application/json', label: 'STAC collection' },
   [RUN_OUTPUTS.summary]: { type: 'application/json', label: 'Summary' },
+  [RUN_OUTPUTS.pmtiles]: { type: 'application/vnd.pmtiles', label: 'PMTiles archive' },
 };
 
 /**
@@ -36,8 +39,8 @@ export const OUTPUT_FILES: Readonly<Record<string, { readonly type: string; read
  * outputs work in the bucket and in a copy that keeps its layout. A copy that puts the tiles
  * beside the outputs (geohub run --out) rewrites the prefix with `localTileHrefs`.
  */
-export function tileHref(runId: string, depth: number, tile: TileCoord): string {
-  return `${'../'.repeat(depth + 2)}${tileOutputKey(runId, tile)}`;
+export function tileHref(runId: string, depth: number, tile: TileCoord, ext = 'tif'): string {
+  return `${'../'.repeat(depth + 2)}${tileOutputKey(runId, tile, ext)}`;
 }
 
 /** The href prefix of tiles as written in an output at `depth`, and what it becomes beside the tiles. */

@@ -73,6 +73,7 @@ export function stacItem(
   group: { gx: number; gy: number },
   tiles: readonly StacTile[],
   dates: StacDates,
+  media: { readonly type: string; readonly role: string } = { type: COG_TYPE, role: 'data' },
 ) {
   const xs = tiles.map((t) => t.x);
   const ys = tiles.map((t) => t.y);
@@ -83,8 +84,8 @@ export function stacItem(
     const res = (b.maxX - b.minX) / 256;
     assets[`${z}/${t.x}/${t.y}`] = {
       href: t.href,
-      type: COG_TYPE,
-      roles: ['data'],
+      type: media.type,
+      roles: [media.role],
       'file:size': t.bytes,
       'proj:bbox': [b.minX, b.minY, b.maxX, b.maxY],
       'proj:shape': [256, 256],

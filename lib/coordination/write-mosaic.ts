@@ -46,6 +46,7 @@ export async function writeMosaic(
   size: number,
   bands: MosaicBands,
   level?: number,
+  ext = 'tif',
 ): Promise<string> {
   const names = level === undefined ? RUN_OUTPUTS : levelMosaicNames(level);
   const blockHref = (b: TileBlock) => `${names.mosaicBlocks}${b.bx}-${b.by}.vrt`;
@@ -55,7 +56,7 @@ export async function writeMosaic(
       for (const i of block.indices) {
         const x = tiles.x(i);
         const y = tiles.y(i);
-        const href = tileHref(runId, 1, { z: tiles.z, x, y });
+        const href = tileHref(runId, 1, { z: tiles.z, x, y }, ext);
         yield { href, col: x - range.x0, row: y - range.y0, cols: 1, rows: 1 };
       }
     };

@@ -12,6 +12,13 @@ import { stacCollection } from './stac-collection.js';
 import type { TileSet } from './tile-set.js';
 import { eachLimited, type TileBlock } from './write-mosaic.js';
 
+/** Display tiles' extension and media type, and their role (a picture, not the data). */
+export interface TileMedia {
+  readonly ext: string;
+  readonly type: string;
+  readonly role: string;
+}
+
 /** Blocks written at once, and items at once within each: 4 × 8 small PUTs in flight. */
 const PARALLEL_BLOCKS = 4;
 const PARALLEL_ITEMS = 8;
@@ -36,6 +43,8 @@ export async function writeStac(
     lower?: readonly { readonly tiles: TileSet; readonly blocks: readonly TileBlock[] }[];
     mosaic: boolean;
     members?: readonly string[];
+    /** The tiles' extension and media type, when not GeoTIFF (display tiles). */
+    media?: TileMedia;
   },
 ): Promise<string> {
   const { runId, tiles } = options;
@@ -47,7 +56,7 @@ export async function writeStac(
   for (const level of levels) {
     const z = level.base ? undefined : level.tiles.z;
     const folderOf = (b: TileBlock) => levelItemsFolder(z, b);
-    await writeLevelItems(store, prefix, runId, { ...level, z }, folderOf, options.dates);
+    await writeLevelItems(store, prefix, runId, { ...level, z }, folderOf, options.dates, options.media);
     children.push(...level.blocks.map((b) => `${folderOf(b)}catalog.json`));
   }
   const key = `${prefix}${RUN_OUTPUTS.collection}`;
@@ -73,6 +82,7 @@ async function writeLevelItems(
   level: { readonly tiles: TileSet; readonly blocks: readonly TileBlock[]; readonly z: number | undefined },
   folderOf: (b: TileBlock) => string,
   dates: StacDates,
+  media?: TileMedia,
 ): Promise<void> {
   const { tiles, blocks } = level;
   await eachLimited(blocks, PARALLEL_BLOCKS, async (block) => {
@@ -83,11 +93,16 @@ async function writeLevelItems(
       const key = `${gx}-${gy}`;
       const group = groups.get(key) ?? { gx, gy, tiles: [] };
       groups.set(key, group);
-      group.tiles.push({ x: tile.x, y: tile.y, bytes: tiles.bytes(i), href: tileHref(runId, 2, tile) });
+      group.tiles.push({
+        x: tile.x,
+        y: tile.y,
+        bytes: tiles.bytes(i),
+        href: tileHref(runId, 2, tile, media?.ext),
+      });
     }
     const files = [...groups.values()].map((g) => ({ group: g, file: `${tiles.z}-${g.gx}-${g.gy}.json` }));
     await eachLimited(files, PARALLEL_ITEMS, async ({ group, file }) => {
-      const item = stacItem(runId, tiles.z, group, group.tiles, dates);
+      const item = stacItem(runId, tiles.z, group, group.tiles, dates, media);
       await store.putText(`${prefix}${folderOf(block)}${file}`, JSON.stringify(item), {
         contentType: 'application/geo+json',
       });

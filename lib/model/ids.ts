@@ -44,7 +44,10 @@ export function tilesPrefix(runId: string): string {
   return `tiles/${runId}/`;
 }
 
-/** Output object key of a sub-tile: derived, never taken from any input path. */
-export function tileOutputKey(runId: string, tile: { z: number; x: number; y: number }): string {
-  return `${tilesPrefix(runId)}${tile.z}/${tile.x}/${tile.y}.tif`;
+/**
+ * Output object key of a sub-tile: derived, never taken from any input path. `ext` is its run's
+ * tile format's (lib/model/tile-format.ts): `tif` unless the run makes display tiles.
+ */
+export function tileOutputKey(runId: string, tile: { z: number; x: number; y: number }, ext = 'tif'): string {
+  return `${tilesPrefix(runId)}${tile.z}/${tile.x}/${tile.y}.${ext}`;
 }

@@ -1,6 +1,7 @@
 import type { OperationName } from '../model/run.js';
 import type { TileTask } from '../model/tile.js';
 import type { RunProcessResult } from '../process/run-process.js';
+import type { TileCoord } from '../tiling/tile-coord.js';
 
 export interface ToolRunOptions {
   /** The sub-tiles this invocation makes, when fewer than the whole unit's (tool work is counted by sub-tile). */
@@ -33,6 +34,11 @@ export interface OperationContext {
 /** A block of tiles made by one tool process (a metatile). */
 export interface BlockContext {
   readonly source: ToolSource;
+  /**
+   * A lower level's children: the tile each source path is (display tiles carry no
+   * georeferencing of their own: the engine is told where each lies).
+   */
+  readonly sourceTiles?: readonly TileCoord[];
   /** Each tile and the .part path it must be written to (promoted by the caller). */
   readonly tiles: readonly { readonly tile: TileTask; readonly output: string }[];
   readonly params: Readonly<Record<string, unknown>>;

@@ -1,5 +1,7 @@
 import { DEFAULT_OVERVIEW_RESAMPLING, isResampling } from '../split/job-params.js';
+import { tileBounds } from '../tiling/tile-bounds.js';
 import { mercatorGridArgs } from '../tiling/warp-args.js';
+import { displayOutput } from './display-output.js';
 import { InvalidOperationParamsError } from './errors.js';
 import { metatileLayouts } from './metatile-layout.js';
 import type { BlockContext, Operation, ToolRunner } from './operation.js';
@@ -21,7 +23,20 @@ export function overviewWarpOptions(
   const resampling = String(params.overviewResampling ?? DEFAULT_OVERVIEW_RESAMPLING);
   if (!isResampling(resampling))
     throw new InvalidOperationParamsError(`unknown overview resampling ${resampling}`);
-  return [...mercatorGridArgs(bounds, width, height), '-r', resampling, '-dstnodata', '-9999', '-et', '0'];
+  // Display tiles carry their transparency in an alpha band: kept, and weighing the average.
+  const empty = displayOutput(params, true) ? ['-dstalpha'] : ['-dstnodata', '-9999'];
+  return [...mercatorGridArgs(bounds, width, height), '-r', resampling, ...empty, '-et', '0'];
+}
+
+/** Each child with where it lies (ulx, uly, lrx, lry in EPSG:3857): display tiles have no georeferencing. */
+function placedSources(ctx: BlockContext) {
+  const paths = typeof ctx.source === 'string' ? [ctx.source] : ctx.source;
+  return paths.map((path, i) => {
+    const tile = ctx.sourceTiles?.[i];
+    if (!tile) throw new InvalidOperationParamsError(`child ${path} comes without its tile`);
+    const b = tileBounds(tile.z, tile.x, tile.y);
+    return { path, bounds: [b.minX, b.maxY, b.maxX, b.minY] };
+  });
 }
 
 /**
@@ -30,12 +45,14 @@ export function overviewWarpOptions(
  */
 export async function executeOverviewBlock(ctx: BlockContext, tools: ToolRunner): Promise<void> {
   const outputs = new Map(ctx.tiles.map((t) => [t.tile.id, t.output]));
+  const display = displayOutput(ctx.params, true);
   for (const layout of metatileLayouts(ctx.tiles.map((t) => t.tile))) {
     const spec = JSON.stringify({
-      source: ctx.source,
+      source: display ? placedSources(ctx) : ctx.source,
       tileSize: TILE_SIZE,
       warp: overviewWarpOptions(layout.bounds, layout.cols * TILE_SIZE, layout.rows * TILE_SIZE, ctx.params),
       tiles: layout.tiles.map(({ tile, col, row }) => ({ col, row, output: outputs.get(tile.id) })),
+      ...(display ? { output: display } : {}),
     });
     await tools.run(ctx.engine.file, ctx.engine.args, {
       tiles: layout.tiles.map(({ tile }) => tile),

@@ -4,6 +4,7 @@ import { overrideSrs } from '../tiling/source-crs-override.js';
 import type { Bounds } from '../tiling/tile-bounds.js';
 import { tileBounds } from '../tiling/tile-bounds.js';
 import { gtiffWarpArgv, mercatorGridArgs } from '../tiling/warp-args.js';
+import { displayOutput } from './display-output.js';
 import { InvalidOperationParamsError } from './errors.js';
 import { metatileLayouts } from './metatile-layout.js';
 import type { BlockContext, Operation, OperationContext } from './operation.js';
@@ -41,8 +42,8 @@ export function rasterWarpOptions(
     '-r',
     resampling,
     // Clamped by GDAL to the type's range for integer sources (0 for Byte): nodata is 0 there.
-    '-dstnodata',
-    '-9999',
+    // Display tiles: an alpha band instead, as gdal2tiles.py warps (a dark pixel stays opaque).
+    ...(displayOutput(params) ? ['-dstalpha'] : ['-dstnodata', '-9999']),
     // Approximate by default, as gdalwarp and gdal2tiles are: the exact transformer costs about
     // 7× the warp when reprojecting. Approximated, a pixel's value depends on where the warp's
     // chunk starts, so a tile cut from a metatile may differ from the same tile warped alone by
@@ -66,12 +67,14 @@ export function rasterXyzArgs(ctx: OperationContext): string[] {
 /** The metatile engine's spec for each warp of a block: one JSON document per process, on its stdin. */
 export function rasterBlockSpecs(ctx: BlockContext): { spec: string; tiles: TileTask[] }[] {
   const outputs = new Map(ctx.tiles.map((t) => [t.tile.id, t.output]));
+  const display = displayOutput(ctx.params);
   return metatileLayouts(ctx.tiles.map((t) => t.tile)).map((layout) => ({
     spec: JSON.stringify({
       source: ctx.source,
       tileSize: TILE_SIZE,
       warp: rasterWarpOptions(layout.bounds, layout.cols * TILE_SIZE, layout.rows * TILE_SIZE, ctx.params),
       tiles: layout.tiles.map(({ tile, col, row }) => ({ col, row, output: outputs.get(tile.id) })),
+      ...(display ? { output: display } : {}),
     }),
     tiles: layout.tiles.map(({ tile }) => tile),
   }));

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { OPERATION_NAMES, type OperationName } from '../model/run.js';
+import { TILE_FORMATS } from '../model/tile-format.js';
 import { zodProblems } from '../model/zod-problems.js';
+import { COLORMAP_NAMES, normaliseDisplay, type SourceValues } from './display-params.js';
 import { InvalidJobParamsError } from './errors.js';
 import { MAX_JOB_ZOOM, parseZoomRange, type ZoomRange } from './zoom-range.js';
 
@@ -62,6 +64,18 @@ export const tileParamsSchema = z
     /** How a lower level's pixel is made from its four children (average, or near/mode for categories). */
     overviewResampling: z.enum(RESAMPLING_METHODS).optional(),
     transformer: z.enum(TRANSFORMERS).optional(),
+    /** GeoTIFF tiles (the data), or PNG or WebP tiles for display (docs/cli.md#pyramids-and-display-tiles). */
+    format: z.enum(TILE_FORMATS).optional(),
+    /** Display tiles of data that is not 8-bit: the values shown from 0 to 255 (default: the header's range). */
+    rescale: z
+      .tuple([z.number(), z.number()])
+      .refine(
+        ([min, max]) => Number.isFinite(min) && Number.isFinite(max) && min < max,
+        'must be [min, max] with min < max',
+      )
+      .optional(),
+    /** Display tiles of one band: a colour ramp along the rescaled range. */
+    colormap: z.enum(COLORMAP_NAMES).optional(),
     /**
      * The source's CRS, replacing what the file says (`gdalwarp -s_srs`, PDAL's `override_srs`):
      * EPSG:<code>, a PROJ string or a WKT. Never taken for an option: it follows its flag as a
@@ -75,6 +89,9 @@ export const tileParamsSchema = z
       .optional(),
   })
   .strict();
+
+/** A normalised parameter: a word, a number, or a pair of numbers (a rescale). */
+export type JobParamValue = string | number | readonly number[];
 
 /** A pyramid's default: a lower level's pixel is the average of its four children, as gdal2tiles makes it. */
 export const DEFAULT_OVERVIEW_RESAMPLING: Resampling = 'average';
@@ -133,7 +150,9 @@ export function normaliseParams(
   params: TileParams,
   zoom: number,
   minZoom = zoom,
-): Readonly<Record<string, string | number>> {
+  values?: SourceValues,
+  where = 'the source',
+): Readonly<Record<string, JobParamValue>> {
   // The override changes where every pixel or point lands: part of the parameters (and their hash).
   const sourceCrs: Record<string, string> =
     params.sourceCrs === undefined ? {} : { sourceCrs: params.sourceCrs };
@@ -142,10 +161,13 @@ export function normaliseParams(
     throw new InvalidJobParamsError(
       'overviewResampling applies to a zoom range (lower levels), not to one level',
     );
-  const levels: Record<string, string | number> =
-    minZoom < zoom
+  const levels: Record<string, JobParamValue> = {
+    ...(minZoom < zoom
       ? { minZoom, overviewResampling: params.overviewResampling ?? DEFAULT_OVERVIEW_RESAMPLING }
-      : {};
+      : {}),
+    // Display tiles only: a GeoTIFF run keeps the parameters (and ids) it always had.
+    ...normaliseDisplay(params, values, where),
+  };
   if (operation === 'raster-xyz') {
     const resampling = params.resampling ?? DEFAULT_RESAMPLING;
     return {
@@ -166,7 +188,7 @@ export function normaliseParams(
 /** A short hash of the operation and its normalised parameters: part of every sub-tile id. */
 export function paramsVersion(
   operation: OperationName,
-  normalised: Readonly<Record<string, string | number>>,
+  normalised: Readonly<Record<string, JobParamValue>>,
 ): string {
   const canonical = JSON.stringify([
     operation,

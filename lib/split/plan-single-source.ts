@@ -9,6 +9,7 @@ import { coverMetatiles } from './group-metatiles.js';
 import { metatileSize } from './metatile-size.js';
 import { planTiles } from './plan-tiles.js';
 import type { PlannedSource } from './planned-source.js';
+import { sourceValues } from './source-values.js';
 
 export interface PlanSourceOptions {
   readonly zoom?: number;
@@ -49,6 +50,7 @@ export async function planSingleSource(
     bbox3857: plan.bbox3857,
     total: plan.total,
     cover: [plan.ranges],
+    values: sourceValues([header]),
     tilesPerMessage: size.tilesPerMessage,
     headerBytesRead: read.bytes,
     metatiles: options.aligned

@@ -4,6 +4,7 @@ import type { LevelCover } from '../pyramid/level-blocks.js';
 import type { SourceHeader } from '../source/source-header.js';
 import type { Bbox } from '../tiling/bbox.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
+import type { SourceValues } from './display-params.js';
 
 /**
  * What the split knows of its input once planned, whether one file or a collection: the kind of
@@ -20,6 +21,8 @@ export interface PlannedSource {
   readonly total: number;
   /** The tile ranges the zoom's tiles lie in, per file: a pyramid's base cover. */
   readonly cover: LevelCover;
+  /** Its values' type and range: what its display tiles are made from (display-params.ts). */
+  readonly values: SourceValues;
   /** Sub-tiles per metatile (metatile-size.ts). */
   readonly tilesPerMessage: number;
   readonly headerBytesRead: number;

@@ -117,7 +117,7 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
   };
   if (pyramid)
     checkPyramidSize(plan.total, lowerLevelTiles(pyramidPlan), where, deps.maxTiles ?? DEFAULT_MAX_TILES);
-  const params = normaliseParams(operation, request.params, plan.zoom, minZoom);
+  const params = normaliseParams(operation, request.params, plan.zoom, minZoom, plan.values, where);
   const version = paramsVersion(operation, params);
   const runId = runIdFor(source);
 

@@ -4,7 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import PQueue from 'p-queue';
-import { localTileHrefs } from '../../lib/coordination/run-outputs.js';
+import { localTileHrefs, RUN_OUTPUTS } from '../../lib/coordination/run-outputs.js';
 import { runPrefix, tilesPrefix } from '../../lib/model/ids.js';
 import { linkMirroredObject, mirroredObject } from '../../lib/output/output-mirror.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
@@ -109,6 +109,8 @@ export async function copyRunOutputs(
     await copy(
       outputs,
       async (key, staged) => {
+        // An archive is bytes, copied as they are; every other output is text whose hrefs move.
+        if (key.endsWith(RUN_OUTPUTS.pmtiles)) return void (await store.download(key, staged));
         const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
         await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
       },

@@ -48,7 +48,12 @@ export interface RunSummary {
     readonly failed: number;
     readonly cancelled: number;
   };
-  readonly outputs: { readonly dir: string; readonly mosaic?: string; readonly stac?: string };
+  readonly outputs: {
+    readonly dir: string;
+    readonly mosaic?: string;
+    readonly stac?: string;
+    readonly pmtiles?: string;
+  };
   readonly durationMs: number;
   /** The input's upload to the local bucket: bytes, seconds, and the parts S3 acknowledged. */
   readonly upload?: { readonly bytes: number; readonly seconds: number; readonly parts: number };

@@ -30,6 +30,7 @@ export function runSummary(
       dir,
       mosaic: present(join(dir, RUN_OUTPUTS.mosaic)),
       stac: present(join(dir, RUN_OUTPUTS.collection)),
+      pmtiles: present(join(dir, RUN_OUTPUTS.pmtiles)),
     },
     durationMs: Date.now() - started,
     ...(reason ? { reason } : {}),

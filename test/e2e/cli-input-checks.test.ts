@@ -122,10 +122,13 @@ describe('geohub run checks its input before anything starts (issue 20)', () => 
   });
 
   it('#12 numbers are whole decimal numbers: 0x10, "", 1e1 and 1.5 are refused', async () => {
-    for (const zoom of ['0x10', '', '1e1', '1.5', '-1', ' 9']) {
+    // A zoom is a level or a pyramid's range, low to high: every other spelling is refused.
+    for (const zoom of ['0x10', '', '1e1', '1.5', '-1', ' 9', '9-6', '3-23', '3-']) {
       const r = await runCli(['run', RGB, '--out', tempDir('geohub-out-'), '--zoom', zoom]);
       expect(r.code, zoom).toBe(1);
-      expect(r.stderr, zoom).toContain('expected a whole number from 0 to 22');
+      expect(r.stderr, zoom).toContain(
+        'expected a zoom level from 0 to 22, or a range min-max such as 10-17',
+      );
     }
     const workers = await runCli(['run', RGB, '--out', tempDir('geohub-out-'), '--workers', '0x2']);
     expect(workers.stderr).toContain('expected a whole number from 1 to 32');

@@ -84,7 +84,7 @@ export class PageSession {
   }
 
   /** As `geohub submit` does: the file itself is streamed; the server opens no path it is sent. */
-  async submit(path: string, zoom?: number): Promise<{ runId: string }> {
+  async submit(path: string, zoom?: number | string): Promise<{ runId: string }> {
     const query = new URLSearchParams({
       name: basename(path),
       ...(zoom === undefined ? {} : { zoom: String(zoom) }),

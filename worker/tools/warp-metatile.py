@@ -23,6 +23,11 @@ spec (end of file at once) it exits 0 having done nothing. The spec:
   {"source": path or [member paths], "warp": [gdalwarp options without -of, source or destination],
    "tileSize": 256, "tiles": [{"col": c, "row": r, "output": path}, ...]}
 Each tile is written to its `output` path (a .part path the caller promotes by rename).
+A source may also be {"path", "bounds": [ulx, uly, lrx, lry]} (EPSG:3857): a display tile, which
+carries no georeferencing of its own (a pyramid's lower level made from PNG or WebP children).
+An optional "output": {"format": "PNG" | "WEBP", "rescale": [min, max], "ramp": [[pos, r, g, b],
+...]} writes display tiles instead of GeoTIFF: 8-bit RGBA, nodata (or the block's alpha)
+transparent, values scaled from `rescale` to 0-255 and coloured along `ramp` when given.
 Errors go to stderr as GDAL printed them; exit 1.
 """
 
@@ -172,6 +177,15 @@ def touch_outputs(spec):
         open(tile["output"], "wb").close()
 
 
+def open_source(gdal, entry):
+    # A path, or a display tile placed by its bounds (a VRT over it: no pixel is copied).
+    if isinstance(entry, str):
+        return gdal.Open(entry)
+    tile = gdal.Open(entry["path"])
+    options = gdal.TranslateOptions(format="VRT", outputBounds=entry["bounds"], outputSRS="EPSG:3857")
+    return gdal.Translate("", tile, options=options)
+
+
 def open_sources(gdal, source):
     # One path: that file. A collection's members (a list, in the collection's order): one
     # in-memory VRT mosaic per CRS, so that members sharing a grid are read as one raster and a
@@ -180,18 +194,18 @@ def open_sources(gdal, source):
     # members overlap, the later one wins, in the VRT as in gdalwarp.
     if isinstance(source, str):
         return [gdal.Open(source)]
-    datasets = [gdal.Open(path) for path in source]
+    datasets = [open_source(gdal, entry) for entry in source]
     groups = []
-    for path, dataset in zip(source, datasets):
+    for dataset in datasets:
         wkt = dataset.GetProjectionRef()
         if groups and groups[-1][0] == wkt:
-            groups[-1][1].append(path)
+            groups[-1][1].append(dataset)
         else:
-            groups.append((wkt, [path]))
+            groups.append((wkt, [dataset]))
     mosaics = []
     for _, paths in groups:
         if len(paths) == 1:
-            mosaics.append(gdal.Open(paths[0]))
+            mosaics.append(paths[0])
             continue
         # The finest resolution of the group: a VRT at the average would resample the members.
         vrt = gdal.BuildVRT("", paths, options=gdal.BuildVRTOptions(resolution="highest"))
@@ -199,6 +213,55 @@ def open_sources(gdal, source):
             raise RuntimeError(f"gdal.BuildVRT could not mosaic {len(paths)} members")
         mosaics.append(vrt)
     return mosaics
+
+
+def display_bands(gdal, block, output):
+    """The block as 8-bit RGBA arrays: its alpha band, else its first band's mask, for alpha."""
+    import numpy
+
+    bands = [block.GetRasterBand(i + 1) for i in range(block.RasterCount)]
+    if len(bands) > 1 and bands[-1].GetColorInterpretation() == gdal.GCI_AlphaBand:
+        alpha = bands[-1].ReadAsArray().astype(numpy.float64)
+        bands = bands[:-1]
+    else:
+        alpha = numpy.where(bands[0].GetMaskBand().ReadAsArray() > 0, 255.0, 0.0)
+    values = [band.ReadAsArray().astype(numpy.float64) for band in bands]
+    rescale = output.get("rescale")
+    if rescale:
+        low, high = float(rescale[0]), float(rescale[1])
+        values = [numpy.clip((v - low) / (high - low), 0.0, 1.0) * 255.0 for v in values]
+    ramp = output.get("ramp")
+    if ramp:
+        stops = numpy.array(ramp, dtype=numpy.float64)
+        position = values[0] / 255.0
+        rgb = [numpy.interp(position, stops[:, 0], stops[:, channel]) for channel in (1, 2, 3)]
+    elif len(values) >= 3:
+        rgb = values[:3]
+    else:
+        rgb = [values[0]] * 3
+    rgba = numpy.stack([*rgb, alpha])
+    # Transparent pixels are black: their colour is nothing, and compresses to nothing.
+    rgba[:3, alpha == 0] = 0
+    return numpy.clip(numpy.rint(rgba), 0, 255).astype(numpy.uint8)
+
+
+def write_display_tile(gdal, rgba, col, row, size, output, spec_output):
+    x, y = col * size, row * size
+    tile = gdal.GetDriverByName("MEM").Create("", size, size, 4, gdal.GDT_Byte)
+    for index in range(4):
+        band = tile.GetRasterBand(index + 1)
+        band.WriteArray(rgba[index, y : y + size, x : x + size])
+        band.SetColorInterpretation(
+            [gdal.GCI_RedBand, gdal.GCI_GreenBand, gdal.GCI_BlueBand, gdal.GCI_AlphaBand][index]
+        )
+    driver_name = spec_output["format"]
+    # WebP as gdal2tiles.py writes it by default (quality 75); PNG lossless, as always.
+    options = ["QUALITY=75"] if driver_name == "WEBP" else []
+    written = gdal.GetDriverByName(driver_name).CreateCopy(output, tile, options=options)
+    if written is None:
+        raise RuntimeError(f"{driver_name} could not write {output}")
+    written = None
+    tile = None
 
 
 def warp_block(gdal, spec):
@@ -211,10 +274,16 @@ def warp_block(gdal, spec):
     block = gdal.Warp("", sources, options=warp)
     if block is None:
         raise RuntimeError("gdal.Warp returned no dataset")
-    layout = tile_layout(gdal, sources[0], block, size)
-    driver = gdal.GetDriverByName("GTiff")
-    for tile in spec["tiles"]:
-        write_tile(driver, block, layout, int(tile["col"]), int(tile["row"]), size, tile["output"])
+    output = spec.get("output")
+    if output:
+        rgba = display_bands(gdal, block, output)
+        for tile in spec["tiles"]:
+            write_display_tile(gdal, rgba, int(tile["col"]), int(tile["row"]), size, tile["output"], output)
+    else:
+        layout = tile_layout(gdal, sources[0], block, size)
+        driver = gdal.GetDriverByName("GTiff")
+        for tile in spec["tiles"]:
+            write_tile(driver, block, layout, int(tile["col"]), int(tile["row"]), size, tile["output"])
     block = None
     sources = None
     return gdal

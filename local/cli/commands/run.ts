@@ -39,7 +39,7 @@ export function registerRun(program: Command, io: CliIo): void {
     .option('--zoom <z>', ZOOM_HELP, zoomOption)
     .option(
       '--job <file>',
-      'job sidecar {"operation","zoom","resampling","transformer","sourceCrs","overviewResampling"} (default: <file>.job.json if present)',
+      'job sidecar {"operation","zoom","resampling","transformer","sourceCrs","overviewResampling","format","rescale","colormap"} (default: <file>.job.json if present)',
     )
     .option(
       '--s-srs <crs>',
@@ -127,6 +127,7 @@ export function registerRun(program: Command, io: CliIo): void {
           if (summary.outputs.mosaic)
             lines.push(`tiles: ${summary.outputs.dir}`, `mosaic: ${summary.outputs.mosaic}`);
           if (summary.outputs.stac) lines.push(`stac: ${summary.outputs.stac}`);
+          if (summary.outputs.pmtiles) lines.push(`pmtiles: ${summary.outputs.pmtiles}`);
           return lines.join('\n');
         });
         const cancelled = controller.signal.aborted;

@@ -1,3 +1,4 @@
+import { enqueuedTiles } from '../../../lib/manifest/manifest-ref.js';
 import { manifestChunks, readManifestRef } from '../../../lib/manifest/walk-manifest.js';
 import type { TileTask } from '../../../lib/model/tile.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
@@ -17,7 +18,7 @@ export interface TileExtent {
 }
 
 export interface ManifestTiles {
-  /** Sub-tiles in the whole manifest. */
+  /** Sub-tiles of the level on the map: all of a run's, or a pyramid's base level. */
   readonly total: number;
   /** The first `cap` of them, in manifest order (a stable order the page relies on). */
   readonly tiles: readonly TileTask[];
@@ -25,6 +26,8 @@ export interface ManifestTiles {
   readonly extent?: TileExtent;
   /** The metatiles (claim items) of the shown tiles, as the manifest lists them. */
   readonly metatileIds: readonly string[];
+  /** A pyramid's levels: the shown tiles are its base (`maxZoom`), made down to `minZoom`. */
+  readonly levels?: { readonly minZoom: number; readonly maxZoom: number; readonly total: number };
 }
 
 function grow(extent: TileExtent | undefined, t: TileTask): TileExtent {
@@ -63,5 +66,8 @@ export async function readManifestTiles(
       }
     }
   }
-  return { total: ref.total, tiles, extent, metatileIds };
+  const levels = ref.levels
+    ? { minZoom: ref.levels.minZoom, maxZoom: ref.levels.maxZoom, total: ref.total }
+    : undefined;
+  return { total: enqueuedTiles(ref), tiles, extent, metatileIds, ...(levels ? { levels } : {}) };
 }

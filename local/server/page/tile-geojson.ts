@@ -64,6 +64,8 @@ export function runTilesGeoJson(run: RunTiles) {
     type: 'FeatureCollection' as const,
     bbox: run.extent ? extentBox(run.extent) : undefined,
     ...runTilesSummary(run),
+    // A pyramid: the page browses its lower levels too (docs/architecture.md#pyramids).
+    ...(run.levels ? { levels: run.levels } : {}),
     features: run.tiles.map((t, i) => tileFeature(t, run.states[i]!)),
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
@@ -11,6 +11,7 @@ import { startTestHub } from '../../support/hub.js';
 import { readTilePixels, type TilePixels } from '../../support/raster-pixels.js';
 import { walkStacCatalog } from '../../support/stac-items.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { tileTree } from '../../support/tile-tree.js';
 
 // GDAL's autotest byte.tif: 20 × 20 pixels of 60 m in NAD27 / UTM 11N, reprojected to EPSG:3857.
 const BYTE = new URL('../../fixtures/raster/byte.tif', import.meta.url).pathname;
@@ -25,16 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await hub?.stop();
 });
-
-/** The `z/x/y` of every file with extension `ext` under a tile tree. */
-function tileTree(root: string, ext: string): string[] {
-  const found: string[] = [];
-  for (const z of readdirSync(root).filter((d) => /^\d+$/.test(d)))
-    for (const x of readdirSync(join(root, z)).filter((d) => /^\d+$/.test(d)))
-      for (const file of readdirSync(join(root, z, x)).filter((f) => f.endsWith(ext)))
-        found.push(`${z}/${x}/${file.slice(0, -ext.length)}`);
-  return found.sort();
-}
 
 /** The run's tiles marked done per level, with the execution's history events then, sampled until stopped. */
 function sampleLevels(runId: string, executionArn: string) {
@@ -124,13 +115,13 @@ async function checkPyramid(file: string, levels: string, bands: number) {
 
   const out = tempDir('geohub-pyramid-');
   await copyRunOutputs(hub.store, started.runId, out);
-  const ours = tileTree(out, '.tif');
+  const ours = tileTree(out, 'tif');
   expect(ours).toHaveLength(run!.counters.total);
 
   // GDAL's own pyramid of the same raster and levels: the tiles must lie exactly where its do.
   const peer = tempDir('geohub-pyramid-gdal2tiles-');
   execFileSync('gdal2tiles.py', ['--xyz', '-q', '-z', levels, '--processes=1', file, peer]);
-  expect(ours).toEqual(tileTree(peer, '.png'));
+  expect(ours).toEqual(tileTree(peer, 'png'));
   expect(new Set(ours.map((t) => Number(t.split('/')[0])))).toEqual(new Set(zooms));
 
   // Every lower tile from its four children, computed here from the tiles' pixels (geotiff.js).

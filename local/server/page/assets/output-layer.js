@@ -27,7 +27,7 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
       return img;
     },
     fill(entry) {
-      if (entry.requested || entry.failures >= RETRIES || this.stateOf(entry.key) !== 'DONE') return;
+      if (entry.requested || entry.failures >= RETRIES || !this.ready(entry.key)) return;
       entry.requested = true;
       waiting.push({ grid: this, entry });
       pump();
@@ -76,6 +76,14 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
       }
       L.GridLayer.prototype._update.call(this, center);
     },
+    /**
+     * Whether a tile may be asked for: a base tile once its sub-tile is DONE; a pyramid's lower
+     * tile (its state is not on the map) once the run has ended.
+     */
+    ready(key) {
+      const z = Number(key.split('/')[0]);
+      return z < this.baseZoom ? this.ended && this.lowerTiles.has(key) : this.stateOf(key) === 'DONE';
+    },
     /** The run's outline in pixels at the tile zoom. */
     runPixels() {
       const b = this.options.bounds;
@@ -104,13 +112,14 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
     /** Toggled by the layers control; keeps its place across runs. */
     layer: holder,
     /** A new run: its zoom, outline and how to know a tile's state (`z/x/y` → state). */
-    show(runId, { zoom, bounds, stateOf, version }) {
+    show(runId, { zoom, minZoom, lowerTiles = new Set(), bounds, stateOf, version }) {
       holder.clearLayers();
       waiting = [];
       grid = new OutputGrid({
         pane: 'output',
         tileSize: 256,
-        minNativeZoom: zoom,
+        // A pyramid's levels are each drawn at their own zoom, the base scaled above it.
+        minNativeZoom: minZoom ?? zoom,
         maxNativeZoom: zoom,
         maxZoom: 26,
         bounds,
@@ -119,6 +128,9 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
       });
       grid.entries = new Map();
       grid.stateOf = stateOf;
+      grid.baseZoom = zoom;
+      grid.lowerTiles = lowerTiles;
+      grid.ended = false;
       grid.version = version;
       grid.base = `/api/runs/${encodeURIComponent(runId)}/render`;
       grid.on('tileunload', (e) => {
@@ -126,6 +138,12 @@ export function createOutputLayer(L, map, { onNote = () => {} } = {}) {
         grid.entries.delete(`${z}/${x}/${y}`);
       });
       holder.addLayer(grid);
+    },
+    /** The run has ended (or runs again): a pyramid's lower levels may be asked for. */
+    setEnded(ended) {
+      if (!grid || grid.ended === ended) return;
+      grid.ended = ended;
+      for (const entry of grid.entries.values()) grid.fill(entry);
     },
     /** After a states poll: draws the tiles that became DONE. */
     refresh() {

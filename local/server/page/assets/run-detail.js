@@ -74,7 +74,12 @@ export function createRunDetail(container, { onChanged }) {
       setText(title, run.runId);
       setText(status, run.status);
       setClass(status, `status status-${run.status.toLowerCase()}`);
-      setText(source, `${sourceLabel(run)} · ${run.operation} · zoom ${run.params.zoom ?? '–'}`);
+      // A pyramid: its levels, from the lowest to the base.
+      const zoom =
+        run.params.minZoom === undefined
+          ? `zoom ${run.params.zoom ?? '–'}`
+          : `zooms ${run.params.minZoom}-${run.params.zoom}`;
+      setText(source, `${sourceLabel(run)} · ${run.operation} · ${zoom}`);
       source.title = `s3://${run.source.bucket}/${run.source.key}`;
       const state = run.execution?.state;
       setText(

@@ -36,6 +36,18 @@ function popupFor(tile, state) {
  * service: nothing leaves this machine). Geometry is loaded once per run; states are then
  * applied by index on every poll.
  */
+/** A pyramid's lower tiles (`z/x/y`), the parents of the base tiles shown, down to its lowest level. */
+function lowerTilesOf(collection, zoom) {
+  const keys = new Set();
+  const minZoom = collection.levels?.minZoom ?? zoom;
+  for (const { properties: t } of collection.features)
+    for (let z = minZoom; z < zoom; z += 1) {
+      const shift = 2 ** (zoom - z);
+      keys.add(`${z}/${Math.floor(t.x / shift)}/${Math.floor(t.y / shift)}`);
+    }
+  return keys;
+}
+
 export function createRunMap(L, container) {
   const map = L.map(container, { zoomSnap: 0.25, minZoom: 1, maxZoom: 26, worldCopyJump: false });
   map.setView([20, 0], 2);
@@ -97,7 +109,8 @@ export function createRunMap(L, container) {
     },
     show(runId, collection) {
       clear();
-      loaded = { runId, shown: collection.shown, total: collection.total };
+      // The run's whole count (a pyramid's every level), as its counters say: what a reload follows.
+      loaded = { runId, shown: collection.shown, total: collection.levels?.total ?? collection.total };
       const renderer = collection.features.length > SVG_LIMIT ? renderers.canvas : renderers.svg;
       container.dataset.renderer = renderer === renderers.svg ? 'svg' : 'canvas';
       group = L.featureGroup();
@@ -134,8 +147,13 @@ export function createRunMap(L, container) {
           fill: false,
           interactive: false,
         }).addTo(map);
+        const zoom = collection.features[0].properties.z;
         output.show(runId, {
-          zoom: collection.features[0].properties.z,
+          zoom,
+          // A pyramid's lower levels, browsed at their own zooms once the run has made them: a
+          // lower tile exists exactly where one of the base tiles under it does.
+          minZoom: collection.levels?.minZoom,
+          lowerTiles: lowerTilesOf(collection, zoom),
           bounds,
           version: '',
           stateOf: (key) => states[index.get(key)],
@@ -163,6 +181,7 @@ export function createRunMap(L, container) {
      * ran is sampled again once it has ended: the tiles are asked for again then (render/run-looks.ts).
      */
     setLook(look, ended) {
+      output.setEnded(ended);
       legend.look(look);
       if (look)
         output.restyle(

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { Ledger } from '../../../../lib/ledger/ledger.js';
 import { tileOutputKey } from '../../../../lib/model/ids.js';
 import type { RunRecord, TileOutput } from '../../../../lib/model/run.js';
+import { isDisplayFormat, TILE_FORMAT_SPECS, tileFormatOf } from '../../../../lib/model/tile-format.js';
 import type { ObjectStore } from '../../../../lib/store/object-store.js';
 import { RenderBusyError, RenderFailedError, TileNotRenderableError } from './errors.js';
 import { type GdalTool, runGdal } from './gdal-tools.js';
@@ -84,6 +85,26 @@ export function createTileRenderer(options: TileRendererOptions): TileRenderer {
     }
   };
 
+  // A display run's tiles are pictures already: a PNG is served as it is, a WebP converted.
+  const drawDisplay = async (output: TileOutput, ext: string, base: string, signal: AbortSignal) => {
+    const src = join(cache.dir, `${randomUUID()}.${ext}`);
+    const png = join(cache.dir, `${randomUUID()}.png`);
+    try {
+      await options.store.download(output.key, src, { signal, pin: { etag: output.etag } });
+      if (ext === 'png') await rename(src, png);
+      else
+        await gdal({ file: 'gdal_translate', args: ['-q', '-of', 'PNG', src, png] }, { signal, timeoutMs });
+      const bytes = await readFile(png);
+      cache.put(base, { file: png, bytes: bytes.byteLength });
+      return bytes;
+    } catch (error) {
+      await rm(png, { force: true });
+      throw new RenderFailedError(`cannot draw ${output.key}: ${(error as Error).message}`, { cause: error });
+    } finally {
+      await rm(src, { force: true });
+    }
+  };
+
   const draw = async (run: RunRecord, output: TileOutput, base: string, signal: AbortSignal) => {
     const src = join(cache.dir, `${randomUUID()}.tif`);
     const png = join(cache.dir, `${randomUUID()}.png`);
@@ -118,13 +139,19 @@ export function createTileRenderer(options: TileRendererOptions): TileRenderer {
       const run = await runOf(runId);
       // The tile's object: written before its marker (docs/architecture.md), so once the page
       // sees the sub-tile DONE it is there; its ETag tells a re-done tile from the one cached.
-      const key = tileOutputKey(runId, tile);
+      const format = tileFormatOf(run.params);
+      const ext = TILE_FORMAT_SPECS[format].ext;
+      const key = tileOutputKey(runId, tile, ext);
       const head = await options.store.head(key);
       if (!head) {
         throw new TileNotRenderableError(`sub-tile ${tile.z}/${tile.x}/${tile.y} of ${runId} is not done`);
       }
       const output: TileOutput = { key, etag: head.etag, bytes: head.bytes };
       const base = `${runId} ${tile.z}/${tile.x}/${tile.y} ${output.etag}`;
+      if (isDisplayFormat(format)) {
+        const hit = await cached(base);
+        if (hit) return hit;
+      }
       const known = looks.known(runId);
       if (known && !looks.stale(known, run)) {
         const hit = await cached(`${base} ${known.fingerprint}`);
@@ -138,7 +165,9 @@ export function createTileRenderer(options: TileRendererOptions): TileRenderer {
       const job = queue
         .add(
           ({ signal }) => {
-            const drawn = draw(run, output, base, signal ?? closing.signal);
+            const drawn = isDisplayFormat(format)
+              ? drawDisplay(output, ext, base, signal ?? closing.signal)
+              : draw(run, output, base, signal ?? closing.signal);
             const settled = drawn.catch(() => {});
             drawing.add(settled);
             void settled.finally(() => drawing.delete(settled));
