@@ -8,12 +8,14 @@ import { writeManifest } from '../manifest/write-manifest.js';
 import { runIdFor, tileIdFor } from '../model/ids.js';
 import type { Metatile } from '../model/metatile.js';
 import type { OperationName, RunStatus } from '../model/run.js';
+import { isDisplayFormat } from '../model/tile-format.js';
 import { chooseEngine, type PointcloudEngine } from '../operations/pointcloud-engine.js';
 import { lowerLevelTiles } from '../pyramid/pyramid-plan.js';
 import { type WrittenLevels, writeLevels } from '../pyramid/write-levels.js';
 import type { SourceHeader } from '../source/source-header.js';
 import type { ObjectStore } from '../store/object-store.js';
 import type { Bbox } from '../tiling/bbox.js';
+import { fitOneTileZoom } from '../tiling/fit-zoom.js';
 import type { TileCoord } from '../tiling/tile-coord.js';
 import { ForeignBucketError, OperationMismatchError, RunConflictError } from './errors.js';
 import { normaliseParams, paramsVersion, zoomLevels } from './job-params.js';
@@ -85,10 +87,12 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
   }
 
   const levels = zoomLevels(request.params.zoom);
-  const pyramid = levels !== undefined && levels.min < levels.max;
+  // Display tiles for a web map, no zoom given: the whole pyramid, as gdal2tiles.py makes it.
+  const fullPyramid = levels === undefined && isDisplayFormat(request.params.format ?? 'gtiff');
+  const aligned = fullPyramid || (levels !== undefined && levels.min < levels.max);
   const planOptions = {
     zoom: levels?.max,
-    aligned: pyramid,
+    aligned,
     sourceCrs: request.params.sourceCrs,
     maxTiles: deps.maxTiles ?? DEFAULT_MAX_TILES,
     tilesPerMessage: deps.tilesPerMessage,
@@ -108,7 +112,8 @@ export async function split(request: SplitRequest, deps: SplitDeps): Promise<Spl
         `(use ${OPERATION_FOR_KIND[plan.kind]})`,
     );
   }
-  const minZoom = pyramid ? levels.min : plan.zoom;
+  const minZoom = levels ? levels.min : fullPyramid ? fitOneTileZoom(plan.bbox3857, plan.zoom) : plan.zoom;
+  const pyramid = minZoom < plan.zoom;
   const pyramidPlan = {
     minZoom,
     maxZoom: plan.zoom,

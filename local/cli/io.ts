@@ -29,7 +29,8 @@ export function intOption(min: number, max: number) {
 /** The help of every `--zoom`: one level or a pyramid's levels. */
 export const ZOOM_HELP =
   'XYZ zoom level, or a range min-max for a pyramid (the max warped from the source, each lower level made from ' +
-  'the one above, as gdal2tiles.py does); default: the one level closest to the source resolution';
+  'the one above, as gdal2tiles.py does); default: the one level closest to the source resolution, or for ' +
+  'display tiles ("format": "png" or "webp" in the job) the pyramid from it down to where the footprint fits one tile';
 
 /** A commander parser for `--zoom`: a whole number 0-22, or a range "min-max" (low to high). */
 export function zoomOption(value: string): number | string {

@@ -14,7 +14,6 @@ import { tempDir } from '../../support/temp-dir.js';
 import { tileTree } from '../../support/tile-tree.js';
 
 const RGB = new URL('../../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
-const BYTE = new URL('../../fixtures/raster/byte.tif', import.meta.url).pathname;
 const FLOAT = new URL('../../fixtures/raster/float_raster_with_nodata.tif', import.meta.url).pathname;
 const AUTZEN = new URL('../../../examples/pointcloud/autzen_trim.laz', import.meta.url).pathname;
 let hub: LocalHub;
@@ -115,11 +114,32 @@ describe('display tiles: PNG and WebP for a web map, and a PMTiles archive of th
     ]);
   }, 240_000);
 
-  it('makes WebP tiles and a WebP archive', async () => {
-    const { execution, run, out } = await runJob(BYTE, { zoom: '13-15', format: 'webp' });
+  it('makes WebP tiles and a WebP archive; without a zoom, the whole pyramid down to where gdal2tiles.py stops', async () => {
+    const { execution, run, out } = await runJob(RGB, { format: 'webp' });
     expectSucceeded(execution);
     const names = tileTree(out, 'webp');
     expect(names).toHaveLength(run!.counters.total);
+    // gdal2tiles.py's default levels: its lowest is where the footprint fits one tile, as ours.
+    const peer = tempDir('geohub-display-gdal2tiles-');
+    execFileSync('gdal2tiles.py', ['--xyz', '-q', '--processes=1', RGB, peer]);
+    const peerZooms = [...new Set(tileTree(peer, 'png').map((n) => Number(n.split('/')[0])))].sort(
+      (a, b) => a - b,
+    );
+    const { minZoom, zoom } = run!.params as { minZoom: number; zoom: number };
+    expect(minZoom).toBe(peerZooms[0]);
+    // Its deepest is the native zoom, rounded as geohub's one-level default is (docs/cli.md).
+    expect(zoom).toBeGreaterThan(minZoom);
+    const sameLevels = tempDir('geohub-display-gdal2tiles-levels-');
+    execFileSync('gdal2tiles.py', [
+      '--xyz',
+      '-q',
+      '-z',
+      `${minZoom}-${zoom}`,
+      '--processes=1',
+      RGB,
+      sameLevels,
+    ]);
+    expect(names).toEqual(tileTree(sameLevels, 'png'));
     for (const name of names) {
       const bytes = readFileSync(join(out, `${name}.webp`));
       expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
@@ -137,7 +157,10 @@ describe('display tiles: PNG and WebP for a web map, and a PMTiles archive of th
     expect(low).toBeLessThan(high);
     const data = await runJob(AUTZEN, { zoom: shown.run!.params.zoom });
     expectSucceeded(data.execution);
-    const names = tileTree(shown.out, 'png');
+    // Display tiles without a zoom: a pyramid; its base level is the data run's one level.
+    const base = `${shown.run!.params.zoom}/`;
+    const names = tileTree(shown.out, 'png').filter((n) => n.startsWith(base));
+    expect(shown.run!.params.minZoom).toBeLessThan(Number(shown.run!.params.zoom));
     expect(names).toEqual(tileTree(data.out, 'tif'));
     const scratch = tempDir('geohub-display-dtm-');
     const stops = COLORMAPS.terrain;
