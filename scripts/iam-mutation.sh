@@ -23,6 +23,8 @@ if [ "${1:-}" != "--quick" ]; then
     test/integration/reliability/bad-input.test.ts
     test/integration/reliability/spot-fallback.test.ts
     test/integration/reliability/aws-service-behaviour.test.ts
+    test/integration/pyramid/pyramid-run.test.ts
+    test/integration/pyramid/display-tiles.test.ts
   )
 fi
 record=$(mktemp "${TMPDIR:-/tmp}/geohub-iam-record-XXXXXX")

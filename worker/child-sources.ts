@@ -6,8 +6,8 @@ import type { ChildTile } from '../lib/pyramid/child-tiles.js';
 import { TileDataError } from './errors.js';
 import type { ProcessTileDeps } from './process-tile.js';
 
-/** Child tiles downloaded at once: 64 small objects at most per metatile. */
-const PARALLEL_DOWNLOADS = 8;
+/** Child tiles downloaded at once: 64 small objects at most per metatile, a quarter of them at a time. */
+const PARALLEL_DOWNLOADS = 16;
 
 /**
  * A lower-level metatile's source: its children's tiles, downloaded into the attempt's work

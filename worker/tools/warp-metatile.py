@@ -221,16 +221,23 @@ def display_bands(gdal, block, output):
 
     bands = [block.GetRasterBand(i + 1) for i in range(block.RasterCount)]
     if len(bands) > 1 and bands[-1].GetColorInterpretation() == gdal.GCI_AlphaBand:
-        alpha = bands[-1].ReadAsArray().astype(numpy.float64)
+        alpha = bands[-1].ReadAsArray()
         bands = bands[:-1]
     else:
-        alpha = numpy.where(bands[0].GetMaskBand().ReadAsArray() > 0, 255.0, 0.0)
-    values = [band.ReadAsArray().astype(numpy.float64) for band in bands]
+        alpha = numpy.where(bands[0].GetMaskBand().ReadAsArray() > 0, 255, 0).astype(numpy.uint8)
     rescale = output.get("rescale")
+    ramp = output.get("ramp")
+    if not rescale and not ramp and bands[0].DataType == gdal.GDT_Byte:
+        # 8-bit values shown as they are (a lower level's children, an RGB image): no arithmetic.
+        rgb = [band.ReadAsArray() for band in bands[:3]] if len(bands) >= 3 else [bands[0].ReadAsArray()] * 3
+        rgba = numpy.stack([*rgb, alpha.astype(numpy.uint8)])
+        rgba[:3, alpha == 0] = 0
+        return rgba
+    alpha = alpha.astype(numpy.float64)
+    values = [band.ReadAsArray().astype(numpy.float64) for band in bands]
     if rescale:
         low, high = float(rescale[0]), float(rescale[1])
         values = [numpy.clip((v - low) / (high - low), 0.0, 1.0) * 255.0 for v in values]
-    ramp = output.get("ramp")
     if ramp:
         stops = numpy.array(ramp, dtype=numpy.float64)
         position = values[0] / 255.0
