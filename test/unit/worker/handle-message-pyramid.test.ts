@@ -1,49 +1,23 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { tileIdFor } from '../../../lib/model/ids.js';
 import { metatileMessage, parseTileMessage } from '../../../lib/model/message.js';
 import type { Metatile } from '../../../lib/model/metatile.js';
 import { readParentLines } from '../../../lib/pyramid/parent-lines.js';
-import { alignedMetatiles } from '../../../lib/pyramid/pyramid-plan.js';
-import { writeLevels } from '../../../lib/pyramid/write-levels.js';
-import type { TileCoord } from '../../../lib/tiling/tile-coord.js';
 import { handleMessage } from '../../../worker/handle-message.js';
 import type { HandleMessageDeps } from '../../../worker/handle-message-deps.js';
 import { createStopController } from '../../../worker/stop-controller.js';
 import { claimAs, outputsOf } from '../../support/ledger-run.js';
-import { createMemoryLedger } from '../../support/memory-ledger.js';
-import { createMemoryStore } from '../../support/memory-store.js';
-import { createRecordingQueue, received } from '../../support/recording-queue.js';
+import { received } from '../../support/recording-queue.js';
+import { twoLevelPyramid } from '../../support/two-level-pyramid.js';
 
 /** A pyramid of zooms 3-4 over 8 × 8 tiles: four base metatiles under one parent of 16 tiles. */
 async function pyramid(failFirstSend: boolean) {
-  const ledger = createMemoryLedger();
-  const store = createMemoryStore();
-  const queue = createRecordingQueue((bodies, call) =>
-    failFirstSend && call === 1 ? bodies.map((_, index) => ({ index, reason: 'ServiceUnavailable' })) : [],
+  const { ledger, store, queue, runId, children } = await twoLevelPyramid(
+    'r-handle-pyramid',
+    8,
+    (bodies, call) =>
+      failFirstSend && call === 1 ? bodies.map((_, index) => ({ index, reason: 'ServiceUnavailable' })) : [],
   );
-  const runId = 'r-handle-pyramid';
-  const tileId = (t: TileCoord) => tileIdFor(runId, 'raster-xyz', 'v1', t);
-  await ledger.createRun({
-    runId,
-    status: 'RUNNING',
-    source: { bucket: 'b', key: 'incoming/x.tif', version: '1' },
-    operation: 'raster-xyz',
-    params: { zoom: 4, minZoom: 3 },
-    paramsVersion: 'v1',
-    total: 80,
-  });
-  const base = [[{ z: 4, minX: 0, minY: 0, maxX: 7, maxY: 7 }]];
-  const written = await writeLevels(
-    store,
-    { minZoom: 3, maxZoom: 4, base, tilesPerMessage: 16 },
-    {
-      runId,
-      tileId,
-      partLines: 10,
-    },
-  );
-  const children = [...alignedMetatiles(base, 4, tileId, 16)].map((m) => written.linkBase(m));
   const made: Metatile[] = [];
   const deps: HandleMessageDeps = {
     ledger,

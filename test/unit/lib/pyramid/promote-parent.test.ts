@@ -4,43 +4,11 @@ import { parseTileMessage } from '../../../../lib/model/message.js';
 import { metatileOf } from '../../../../lib/model/metatile.js';
 import { readChildren } from '../../../../lib/pyramid/child-tiles.js';
 import { promoteParent } from '../../../../lib/pyramid/promote-parent.js';
-import { alignedMetatiles } from '../../../../lib/pyramid/pyramid-plan.js';
-import { writeLevels } from '../../../../lib/pyramid/write-levels.js';
-import type { TileCoord } from '../../../../lib/tiling/tile-coord.js';
 import { claimAs, outputsOf } from '../../../support/ledger-run.js';
-import { createMemoryLedger } from '../../../support/memory-ledger.js';
-import { createMemoryStore } from '../../../support/memory-store.js';
-import { createRecordingQueue } from '../../../support/recording-queue.js';
+import type { createMemoryLedger } from '../../../support/memory-ledger.js';
+import { twoLevelPyramid } from '../../../support/two-level-pyramid.js';
 
-/** A run of zooms 3-4 over `width` × 8 tiles at 4 (four base metatiles per parent of 16 tiles). */
-async function twoLevels(width = 8) {
-  const ledger = createMemoryLedger();
-  const store = createMemoryStore();
-  const queue = createRecordingQueue();
-  const runId = 'r-promote-test';
-  const tileId = (t: TileCoord) => tileIdFor(runId, 'raster-xyz', 'v1', t);
-  await ledger.createRun({
-    runId,
-    status: 'RUNNING',
-    source: { bucket: 'b', key: 'incoming/x.tif', version: '1' },
-    operation: 'raster-xyz',
-    params: { zoom: 4, minZoom: 3 },
-    paramsVersion: 'v1',
-    total: 80,
-  });
-  const base = [[{ z: 4, minX: 0, minY: 0, maxX: width - 1, maxY: 7 }]];
-  const written = await writeLevels(
-    store,
-    { minZoom: 3, maxZoom: 4, base, tilesPerMessage: 16 },
-    {
-      runId,
-      tileId,
-      partLines: 10,
-    },
-  );
-  const children = [...alignedMetatiles(base, 4, tileId, 16)].map((m) => written.linkBase(m));
-  return { ledger, store, queue, runId, children };
-}
+const twoLevels = (width = 8) => twoLevelPyramid('r-promote-test', width);
 
 const done = async (
   ledger: ReturnType<typeof createMemoryLedger>,
