@@ -10,7 +10,8 @@ import type { PhaseMark } from '../../lib/log/phase-marks.js';
 export const WAITS_FOR: Readonly<Record<string, readonly string[]>> = {
   'cli: done': ['cli: stack stopped', 'cli: outputs copied'],
   'cli: stack stopped': ['cli: outputs copied', 'cli: run ended'],
-  'cli: outputs copied': ['cli: run ended'],
+  'cli: outputs copied': ['cli: tiles copied', 'cli: run ended'],
+  'cli: tiles copied': ['cli: run ended'],
   'cli: run ended': ['step finalize: end'],
   'step finalize: end': ['step finalize: start'],
   'step finalize: start': ['last worker: metatile done'],

@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import PQueue from 'p-queue';
 import { localTileHrefs, RUN_OUTPUTS } from '../../lib/coordination/run-outputs.js';
+import { markPhase } from '../../lib/log/phase-marks.js';
 import { runPrefix, tilesPrefix } from '../../lib/model/ids.js';
 import { linkMirroredObject, mirroredObject } from '../../lib/output/output-mirror.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
@@ -105,6 +106,7 @@ export async function copyRunOutputs(
       if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
       else await store.download(key, staged);
     });
+    markPhase('cli: tiles copied');
     const outputs = runPrefix(runId);
     await copy(
       outputs,
