@@ -10,6 +10,7 @@ import type { PhaseMark } from '../../lib/log/phase-marks.js';
 export const WAITS_FOR: Readonly<Record<string, readonly string[]>> = {
   'cli: done': ['cli: stack stopped', 'cli: outputs copied'],
   'cli: stack stopped': ['cli: outputs copied', 'cli: run ended'],
+  // Tiles and outputs are copied side by side: the copy ends with the later.
   'cli: outputs copied': ['cli: tiles copied', 'cli: run ended'],
   'cli: tiles copied': ['cli: run ended'],
   'cli: run ended': ['step finalize: end'],

@@ -98,26 +98,31 @@ export async function copyRunOutputs(
     if (failure) throw failure.error;
   };
   try {
-    await copy(tilesPrefix(runId), async (key, staged, object) => {
-      // The workers' own copy when it is the object (a local run's mirror): linked where --out
-      // shares its filesystem, else copied; a download otherwise.
-      if (await linkMirroredObject(options.mirror, key, object, staged)) return;
-      const mirrored = await mirroredObject(options.mirror, key, object);
-      if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
-      else await store.download(key, staged);
-    });
-    markPhase('cli: tiles copied');
     const outputs = runPrefix(runId);
-    await copy(
-      outputs,
-      async (key, staged) => {
-        // An archive is bytes, copied as they are; every other output is text whose hrefs move.
-        if (key.endsWith(RUN_OUTPUTS.pmtiles)) return void (await store.download(key, staged));
-        const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
-        await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
-      },
-      isUserOutput,
-    );
+    // Tiles and outputs side by side (neither reads the other); both settle before the staging
+    // directory goes, whatever fails.
+    const copies = await Promise.allSettled([
+      copy(tilesPrefix(runId), async (key, staged, object) => {
+        // The workers' own copy when it is the object (a local run's mirror): linked where --out
+        // shares its filesystem, else copied; a download otherwise.
+        if (await linkMirroredObject(options.mirror, key, object, staged)) return;
+        const mirrored = await mirroredObject(options.mirror, key, object);
+        if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
+        else await store.download(key, staged);
+      }).then(() => markPhase('cli: tiles copied')),
+      copy(
+        outputs,
+        async (key, staged) => {
+          // An archive is bytes, copied as they are; every other output is text whose hrefs move.
+          if (key.endsWith(RUN_OUTPUTS.pmtiles)) return void (await store.download(key, staged));
+          const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
+          await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
+        },
+        isUserOutput,
+      ),
+    ]);
+    const failed = copies.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

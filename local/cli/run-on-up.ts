@@ -17,6 +17,9 @@ type Outcome =
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How often the run is looked at: one loopback request and a ledger read, well under a tile's time. */
+/** How long one status request may wait for the run's end: the progress line's refresh, and Ctrl-C's latency. */
+const WAIT_MS = 250;
+/** Between two status requests the up answered at once (no execution running to wait on). */
 const POLL_MS = 50;
 const ENDED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 
@@ -97,10 +100,12 @@ export async function followOnUp(
       // As on a private stack: the execution stopped, the workers stop their tools.
       await callApi(up.port, 'POST', `${path}/cancel`, undefined, { env });
     }
-    run = await callApi<RunView>(up.port, 'GET', path, undefined, { env });
+    // The up answers as soon as the execution ends, else after WAIT_MS: no poll's delay at the end.
+    run = await callApi<RunView>(up.port, 'GET', `${path}?wait=${WAIT_MS}`, undefined, { env });
     options.onProgress?.(run);
     if (ENDED.has(run.status) && run.execution?.status !== 'RUNNING') break;
-    await sleep(POLL_MS);
+    // No execution to wait on (ended, or not yet known): the up answered at once; poll gently.
+    if (run.execution?.status !== 'RUNNING') await sleep(POLL_MS);
   }
   markPhase('cli: run ended');
   if (cancelling) await waitForClaims(up.port, path, env);

@@ -26,6 +26,9 @@ export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean
 
 const redriveSchema = z.object({ runId: runIdSchema.optional() }).strict();
 
+/** The longest a run's view waits for its execution to end (`?wait=`): a request is never held long. */
+const MAX_RUN_WAIT_MS = 1_000;
+
 /**
  * The JSON API of `geohub up`, on loopback only: what the CLI's submit/status/cancel/
  * redrive/verify commands and the run-control page talk to. Every request passes `gate`
@@ -90,7 +93,27 @@ export async function startApiServer(
       /^\/api\/runs$/,
       async () => Promise.all((await hub.ledger.listRuns(100)).map((r) => runView(r.runId))),
     ],
-    ['GET', /^\/api\/runs\/([^/]+)$/, async (m) => runView(runIdOf(m), true)],
+    [
+      'GET',
+      /^\/api\/runs\/([^/]+)$/,
+      async (m, _req, url) => {
+        const runId = runIdOf(m);
+        // `?wait=<ms>`: answers as soon as the run's execution ends, or after the wait (at most
+        // MAX_RUN_WAIT_MS): `geohub run` on an up learns of the end at once, not a poll later.
+        const wait = Math.min(MAX_RUN_WAIT_MS, Number(url.searchParams.get('wait')) || 0);
+        const arn = wait > 0 ? (await hub.ledger.getRun(runId))?.executionArn : undefined;
+        if (arn && hub.executions.get(arn)?.status === 'RUNNING') {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            hub.executions.wait(arn),
+            new Promise((resolve) => {
+              timer = setTimeout(resolve, wait);
+            }),
+          ]).finally(() => clearTimeout(timer));
+        }
+        return runView(runId, true);
+      },
+    ],
     [
       'GET',
       /^\/api\/runs\/([^/]+)\/tiles$/,

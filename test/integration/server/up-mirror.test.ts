@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tilesPrefix } from '../../../lib/model/ids.js';
+import { callApi } from '../../../local/cli/api-client.js';
 import { copyFromUp } from '../../../local/cli/copy-from-up.js';
 import { checkInputFile } from '../../../local/cli/input-file.js';
 import { prepareOutputDir } from '../../../local/cli/output-dir.js';
@@ -101,4 +102,40 @@ describe("geohub up mirrors the tiles of a `geohub run`'s run only, for that run
     expect(tiles).toBe(run!.counters.total);
     expect(readdirSync(root)).toEqual([]);
   }, 300_000);
+});
+
+describe('a run followed on the up: its end is answered at once', () => {
+  it('a status request made while the execution runs, with ?wait=, comes back with the run ended', async () => {
+    // The bug this catches: `geohub run` on an up learning of the end a poll later (the request
+    // answered at once, the next one after a pause), a whole poll on a one-second job.
+    const input = await checkInputFile(RGB);
+    const r = await uploadToUp<{ outcome: string; runId: string }>(
+      port,
+      '/api/uploads?name=waited.tif',
+      input,
+      {
+        env,
+      },
+    );
+    expect(r.outcome).toBe('started');
+    const path = `/api/runs/${r.runId}?wait=1000`;
+    const seen: { issuedRunning: boolean; answered: string | undefined }[] = [];
+    for (;;) {
+      const arn = (await hub.ledger.getRun(r.runId))?.executionArn;
+      const issuedRunning = arn !== undefined && hub.executions.get(arn)?.status === 'RUNNING';
+      const view = await callApi<{ status: string; execution?: { status: string } }>(
+        port,
+        'GET',
+        path,
+        undefined,
+        {
+          env,
+        },
+      );
+      seen.push({ issuedRunning, answered: view.execution?.status });
+      if (view.execution && view.execution.status !== 'RUNNING') break;
+    }
+    // The request that saw the end was made while the execution still ran: it waited for it.
+    expect(seen.at(-1)).toEqual({ issuedRunning: true, answered: 'SUCCEEDED' });
+  }, 120_000);
 });
