@@ -89,30 +89,36 @@ export async function followOnUp(
   const env = options.env;
   // Loaded while the run goes on (not during the upload, which needs this process's CPU too);
   // awaited only to copy (copy-from-up.ts).
-  const copier = import('./copy-from-up.js');
+  const copier = import('./copy-from-up.js').then((m) => m.prepareCopyFromUp(up.operator, runId, up.mirror));
   copier.catch(() => {});
   const path = `/api/runs/${encodeURIComponent(runId)}`;
   let cancelling = false;
   let run: RunView;
-  for (;;) {
-    if (options.signal?.aborted && !cancelling) {
-      cancelling = true;
-      // As on a private stack: the execution stopped, the workers stop their tools.
-      await callApi(up.port, 'POST', `${path}/cancel`, undefined, { env });
+  try {
+    for (;;) {
+      if (options.signal?.aborted && !cancelling) {
+        cancelling = true;
+        // As on a private stack: the execution stopped, the workers stop their tools.
+        await callApi(up.port, 'POST', `${path}/cancel`, undefined, { env });
+      }
+      // The up answers as soon as the execution ends, else after WAIT_MS: no poll's delay at the end.
+      run = await callApi<RunView>(up.port, 'GET', `${path}?wait=${WAIT_MS}`, undefined, { env });
+      options.onProgress?.(run);
+      if (ENDED.has(run.status) && run.execution?.status !== 'RUNNING') break;
+      // No execution to wait on (ended, or not yet known): the up answered at once; poll gently.
+      if (run.execution?.status !== 'RUNNING') await sleep(POLL_MS);
     }
-    // The up answers as soon as the execution ends, else after WAIT_MS: no poll's delay at the end.
-    run = await callApi<RunView>(up.port, 'GET', `${path}?wait=${WAIT_MS}`, undefined, { env });
-    options.onProgress?.(run);
-    if (ENDED.has(run.status) && run.execution?.status !== 'RUNNING') break;
-    // No execution to wait on (ended, or not yet known): the up answered at once; poll gently.
-    if (run.execution?.status !== 'RUNNING') await sleep(POLL_MS);
+  } catch (error) {
+    // Followed no further: the copier's clients (prepared for the end) are closed.
+    void copier.then((c) => c.close()).catch(() => {});
+    throw error;
   }
   markPhase('cli: run ended');
   if (cancelling) await waitForClaims(up.port, path, env);
   if (run.status === 'SUCCEEDED' || run.counters.done > 0) {
-    await (await copier).copyFromUp(up.operator, runId, out, up.mirror);
+    await (await copier).copy(out);
     markPhase('cli: outputs copied');
-  }
+  } else (await copier).close();
   return {
     ...runSummary(
       runId,
