@@ -86,7 +86,7 @@ async function handleOne(
   const log = deps.log.child({ runId: run.runId, metatileId: metatile.id, tiles: metatile.tiles.length });
   const dispose = async (disposition: Disposition, outcome = OUTCOME[disposition], delaySeconds?: number) => {
     if (disposition === 'delete') await queue.delete(message);
-    else if (disposition === 'requeue') await queue.requeue(message);
+    else if (disposition === 'requeue') await queue.requeue(message, delaySeconds ? { delaySeconds } : {});
     else if (disposition === 'retry')
       await queue.setVisibility(message, delaySeconds ?? deps.retryDelaySeconds);
     return outcome;
@@ -107,7 +107,7 @@ async function handleOne(
       // Its holder's lease is still live: keep the message until it lapses, so a dead holder's
       // metatile is parked then, never stranded as CLAIMED without a message.
       return dispose(
-        'retry',
+        'requeue',
         'retry-later',
         Math.max(1, Math.ceil(((held.leaseUntil ?? 0) - now()) / 1000) + 1),
       );
@@ -117,7 +117,10 @@ async function handleOne(
   }
   // Skip what is accounted for: no tool work, no S3 HEAD.
   if (record && ACCOUNTED.includes(record.state)) {
-    log.info({ state: record.state }, 'metatile already accounted for; skipped');
+    log.info(
+      { state: record.state, receiveCount: message.receiveCount },
+      'metatile already accounted for; skipped',
+    );
     return accounted();
   }
   if (metatile.children) {
@@ -140,7 +143,10 @@ async function handleOne(
   const claim = await ledger.claim(run.runId, metatile, deps.workerId, deps.leaseMs);
   if (claim.outcome === 'held') {
     // Another worker holds a live lease (a redelivery): look again once it expires.
-    return dispose('retry', undefined, Math.max(1, Math.ceil((claim.leaseUntil - now()) / 1000) + 1));
+    log.info({ receiveCount: message.receiveCount }, 'metatile held by another worker; looking again later');
+    // A fresh copy, delayed until then: waiting out a live lease spends none of the receive
+    // budget (with SIGKILLs and a pyramid's duplicate parents, three receives came close).
+    return dispose('requeue', 'retry-later', Math.max(1, Math.ceil((claim.leaseUntil - now()) / 1000) + 1));
   }
   if (claim.outcome !== 'claimed') return accounted();
   // The metatile is the unit of claim and marker: on entry all its sub-tiles remain.

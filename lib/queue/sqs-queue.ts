@@ -131,8 +131,13 @@ export function createSqsQueue(sqs: SQSClient, queueUrl: string, options: SqsQue
     async requeue(message, requestOptions) {
       // Send first, then delete: a crash in between duplicates the message (harmless, markers
       // make it idempotent) instead of losing it.
+      const delay = Math.min(900, Math.max(0, Math.ceil(requestOptions?.delaySeconds ?? 0)));
       await sqs.send(
-        new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: message.body }),
+        new SendMessageCommand({
+          QueueUrl: queueUrl,
+          MessageBody: message.body,
+          ...(delay > 0 ? { DelaySeconds: delay } : {}),
+        }),
         abortOf(requestOptions),
       );
       await queue.delete(message, requestOptions);

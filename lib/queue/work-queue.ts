@@ -36,9 +36,13 @@ export interface WorkQueue {
   sendBatch(bodies: readonly string[], options?: RequestOptions): Promise<SendResult>;
   /**
    * Puts the message back as a fresh copy and deletes the original, so that an interruption
-   * does not consume the message's receive budget (maxReceiveCount is for failures only).
+   * does not consume the message's receive budget (maxReceiveCount is for failures only);
+   * `delaySeconds` (at most 900, SQS's limit) keeps the copy invisible that long.
    */
-  requeue(message: ReceivedMessage, options?: RequestOptions): Promise<void>;
+  requeue(
+    message: ReceivedMessage,
+    options?: RequestOptions & { readonly delaySeconds?: number },
+  ): Promise<void>;
   /** Moves an unprocessable message to the dead-letter queue with a reason. */
   deadLetter(message: ReceivedMessage, reason: string, options?: RequestOptions): Promise<void>;
   /** Approximate visible and in-flight counts. */

@@ -121,6 +121,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const rand = seededRandom(options.seed);
   const toolStarts = new Map<string, number>();
   const claims = new Map<string, number>();
+  const receives = new Map<string, number>();
   const warnings = new Map<string, number>();
   const toolGroups: number[] = [];
   let lostDeliveries = 0;
@@ -148,6 +149,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           if (lower.kills > 0) lower.toolStartsAfterFirstKill += 1;
           lowerStarted();
         }
+      }
+      // Each metatile's most-received message: one past maxReceiveCount (3) is dead-lettered.
+      if (parsed?.receiveCount !== undefined) {
+        const id = String(parsed.metatileId);
+        receives.set(id, Math.max(receives.get(id) ?? 0, Number(parsed.receiveCount)));
       }
       if (String(parsed?.msg).startsWith('metatile claimed')) {
         const id = String(parsed?.metatileId);
@@ -273,7 +279,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       workerWarnings: Object.fromEntries(warnings),
       durationMs: Date.now() - started,
       ...(lower.toolStarts > 0 ? { lowerLevels: lower } : {}),
-      stranded,
+      stranded: {
+        ...stranded,
+        // Where a message went to the DLQ: the metatiles whose messages were received 3 times.
+        receivedThrice: [...receives.entries()].filter(([, n]) => n >= 3).map(([id]) => id),
+      },
       checks,
     };
   } finally {

@@ -5,6 +5,8 @@ export interface Stranded {
   readonly total: number;
   readonly work: { readonly visible: number; readonly inFlight: number };
   readonly dead: { readonly visible: number; readonly inFlight: number };
+  /** Metatiles whose messages were received three times or more (a fourth receive dead-letters). */
+  readonly receivedThrice?: readonly string[];
 }
 
 /** Messages left on the work queue (once it has had `withinMs` to drain) and on the DLQ. */

@@ -43,8 +43,8 @@ export function createRecordingQueue(
       for (const [i, body] of bodies.entries()) if (!failedIndexes.has(i)) sent.push(body);
       return { sent: bodies.length - failed.length, failed };
     },
-    async requeue(m) {
-      actions.push(`requeue ${m.id}`);
+    async requeue(m, options) {
+      actions.push(options?.delaySeconds ? `requeue ${m.id} ${options.delaySeconds}` : `requeue ${m.id}`);
     },
     async deadLetter(m, reason) {
       actions.push(`dead-letter ${m.id} ${reason}`);

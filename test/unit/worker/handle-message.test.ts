@@ -197,29 +197,29 @@ describe('handleMessage: one message, one metatile', () => {
     expect(queue.actions).toEqual(['delete m1']);
   });
 
-  it('a stopped run whose metatile is still leased: kept until the lease lapses, then parked', async () => {
+  it('a stopped run whose metatile is still leased: back as a fresh copy once the lease lapses, then parked', async () => {
     let clock = 1_000_000;
     const { ledger, queue, runId, metatile, deps, calls, message } = await setup(undefined, () => clock);
     await ledger.claim(runId, metatile, 'dying', 30_000);
     await ledger.updateRun(runId, { status: 'CANCELLED' });
     expect(await handleMessage(deps, message(2))).toBe('retry-later');
-    expect(queue.actions).toEqual(['visibility m1 31']);
+    expect(queue.actions).toEqual(['requeue m1 31']);
     clock += 31_000;
     expect(await handleMessage(deps, message(3))).toBe('dropped');
     expect(calls).toHaveLength(0);
     expect((await ledger.getMetatile(runId, metatile.id))?.state).toBe('CANCELLED');
     expect((await ledger.getRun(runId))?.counters.cancelled).toBe(4);
-    expect(queue.actions).toEqual(['visibility m1 31', 'delete m1']);
+    expect(queue.actions).toEqual(['requeue m1 31', 'delete m1']);
   });
 
-  it('a live claim elsewhere: the message comes back just after that lease ends', async () => {
+  it('a live claim elsewhere: a fresh copy comes back just after that lease ends, no receive spent', async () => {
     let clock = 1_000_000;
     const { ledger, queue, runId, metatile, deps, calls, message } = await setup(undefined, () => clock);
     await ledger.claim(runId, metatile, 'other', 30_000);
     clock += 10_000;
     expect(await handleMessage(deps, message(2))).toBe('retry-later');
     expect(calls).toHaveLength(0);
-    expect(queue.actions).toEqual(['visibility m1 21']);
+    expect(queue.actions).toEqual(['requeue m1 21']);
   });
 
   it('a redelivery after its worker died: requeued fresh, not spending the receive budget', async () => {
