@@ -70,7 +70,7 @@ export function createAwsClients(config: Config, options: ClientOptions = {}): A
   });
   const s3 = new S3Client({
     ...clientSettings(config, config.endpoints.s3),
-    ...(config.endpoints.s3
+    ...(config.endpoints.s3 || config.s3Compatible
       ? {
           // s3rver needs path-style URLs, and stores aws-chunked framing verbatim unless
           // checksums are only sent when an operation requires them.

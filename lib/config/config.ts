@@ -22,6 +22,9 @@ const schema = z.object({
     .optional(),
   GEOHUB_LOCAL_SECRET_ACCESS_KEY: z.string().min(8).max(128).optional(),
   GEOHUB_ENDPOINT_SFN: url.optional(),
+  // The SDK's own endpoint override (AWS_ENDPOINT_URL_S3) names an S3-compatible store: set by
+  // the CLI's --stage when it sees one (local/cli/stage/stage-config.ts).
+  GEOHUB_S3_COMPATIBLE: z.enum(['0', '1']).default('0'),
   GEOHUB_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name'),
   GEOHUB_TABLE: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'not a valid DynamoDB table name'),
   GEOHUB_QUEUE_URL: url,
@@ -54,6 +57,8 @@ export interface Config {
     readonly sqs?: string;
     readonly sfn?: string;
   };
+  /** An S3-compatible endpoint (not AWS): path-style addressing, checksums only where required. */
+  readonly s3Compatible: boolean;
   /** Credentials the local stand-ins were started with (absent on AWS: the default chain). */
   readonly localCredentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
   readonly bucket: string;
@@ -97,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
       sqs: e.GEOHUB_ENDPOINT_SQS,
       sfn: e.GEOHUB_ENDPOINT_SFN,
     },
+    s3Compatible: e.GEOHUB_S3_COMPATIBLE === '1',
     ...(e.GEOHUB_LOCAL_ACCESS_KEY_ID && e.GEOHUB_LOCAL_SECRET_ACCESS_KEY
       ? {
           localCredentials: {

@@ -5,6 +5,10 @@ import type { Ledger } from '../ledger/ledger.js';
  * workers see CANCELLED on their next status poll, stop the tool, release their claims,
  * and drop the run's queued messages. Idempotent; a finished run stays as it is.
  */
-export async function cancelRun(ledger: Ledger, runId: string, reason: string): Promise<boolean> {
+export async function cancelRun(
+  ledger: Pick<Ledger, 'updateRun'>,
+  runId: string,
+  reason: string,
+): Promise<boolean> {
   return ledger.updateRun(runId, { status: 'CANCELLED', reason }, ['SPLITTING', 'RUNNING', 'DRAINING']);
 }

@@ -4,6 +4,9 @@ import type { TileTask } from './tile.js';
 export const RUN_STATUSES = ['SPLITTING', 'RUNNING', 'DRAINING', 'CANCELLED', 'SUCCEEDED', 'FAILED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/** A run in one of these has ended: nothing more will happen to it unless it is re-driven. */
+export const ENDED_RUN_STATUSES: readonly RunStatus[] = ['CANCELLED', 'SUCCEEDED', 'FAILED'];
+
 /** Runs in these states take no more work: in-flight sub-tiles stop, queued ones are parked. */
 export const STOPPED_RUN_STATUSES: readonly RunStatus[] = ['DRAINING', 'CANCELLED', 'FAILED'];
 

@@ -23,9 +23,14 @@ export interface UpCopier {
 export function prepareCopyFromUp(
   operatorEnv: Readonly<Record<string, string>>,
   runId: string,
-  /** The up's mirror root (up-token.ts): the run's tiles are linked from `<mirror>/<runId>`. */
-  mirrorRoot?: string,
+  options: {
+    /** The up's mirror root (up-token.ts): the run's tiles are linked from `<mirror>/<runId>`. */
+    readonly mirrorRoot?: string;
+    /** Keep the tiles a previous, interrupted copy left whole (`geohub get`). */
+    readonly resume?: boolean;
+  } = {},
 ): UpCopier {
+  const { mirrorRoot, resume = false } = options;
   const operator = createAdapters(loadConfig(operatorEnv));
   const mirror = mirrorRoot ? join(mirrorRoot, runIdSchema.parse(runId)) : undefined;
   // Warmed, not needed: a failure here is the copy's to meet and report.
@@ -34,8 +39,8 @@ export function prepareCopyFromUp(
     async copy(out) {
       try {
         await warm;
-        await out.clearPrevious();
-        return await copyRunOutputs(operator.store, runId, out.path, { mirror });
+        if (!resume) await out.clearPrevious();
+        return await copyRunOutputs(operator.store, runId, out.path, { mirror, resume });
       } finally {
         operator.destroy();
         // Copied: the up keeps no more of this run (the bucket has it all).
@@ -51,7 +56,7 @@ export function copyFromUp(
   operatorEnv: Readonly<Record<string, string>>,
   runId: string,
   out: OutputDir,
-  mirrorRoot?: string,
+  options: Parameters<typeof prepareCopyFromUp>[2] = {},
 ) {
-  return prepareCopyFromUp(operatorEnv, runId, mirrorRoot).copy(out);
+  return prepareCopyFromUp(operatorEnv, runId, options).copy(out);
 }

@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
@@ -10,7 +11,7 @@ import { runPrefix, tilesPrefix } from '../../lib/model/ids.js';
 import { linkMirroredObject, mirroredObject } from '../../lib/output/output-mirror.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { CliError } from './cli-error.js';
-import { OUTPUT_MARKER } from './output-dir.js';
+import { OUTPUT_MARKER, STAGING_PREFIX } from './output-dir.js';
 
 /** Creates `dir` below `root` one component at a time, refusing any symbolic link on the way. */
 async function realDirectory(root: string, dir: string): Promise<void> {
@@ -52,15 +53,27 @@ export async function copyRunOutputs(
   store: ObjectStore,
   runId: string,
   dir: string,
-  options: { readonly mirror?: string } = {},
+  options: {
+    readonly mirror?: string;
+    /** A tile already in `dir` with the object's size and MD5 (its single-part ETag) is kept. */
+    readonly resume?: boolean;
+  } = {},
 ): Promise<number> {
   const root = resolve(dir);
   // O_EXCL after removing: never through a link someone left in the marker's place.
   await rm(join(root, OUTPUT_MARKER), { force: true });
   await writeFile(join(root, OUTPUT_MARKER), `${JSON.stringify({ runId })}\n`, { flag: 'wx' });
-  const staging = await mkdtemp(join(root, '.geohub-staging-'));
+  const staging = await mkdtemp(join(root, STAGING_PREFIX));
   let copied = 0;
   let staged = 0;
+  const fetchTile = async (key: string, staged: string, object: { bytes: number; etag: string }) => {
+    // The workers' own copy when it is the object (a local run's mirror): linked where --out
+    // shares its filesystem, else copied; a download otherwise.
+    if (await linkMirroredObject(options.mirror, key, object, staged)) return;
+    const mirrored = await mirroredObject(options.mirror, key, object);
+    if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
+    else await store.download(key, staged);
+  };
   const copy = async (
     prefix: string,
     fetch: (key: string, staged: string, object: { bytes: number; etag: string }) => Promise<void>,
@@ -77,6 +90,7 @@ export async function copyRunOutputs(
         const target = resolve(join(root, object.key.slice(prefix.length)));
         if (!target.startsWith(root + sep))
           throw new CliError(`refusing to write outside ${root}: ${object.key}`);
+        if (options.resume && fetch === fetchTile && (await sameObject(target, object))) continue;
         const path = join(staging, String(staged++));
         queue
           .add(async () => {
@@ -102,14 +116,7 @@ export async function copyRunOutputs(
     // Tiles and outputs side by side (neither reads the other); both settle before the staging
     // directory goes, whatever fails.
     const copies = await Promise.allSettled([
-      copy(tilesPrefix(runId), async (key, staged, object) => {
-        // The workers' own copy when it is the object (a local run's mirror): linked where --out
-        // shares its filesystem, else copied; a download otherwise.
-        if (await linkMirroredObject(options.mirror, key, object, staged)) return;
-        const mirrored = await mirroredObject(options.mirror, key, object);
-        if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
-        else await store.download(key, staged);
-      }).then(() => markPhase('cli: tiles copied')),
+      copy(tilesPrefix(runId), fetchTile).then(() => markPhase('cli: tiles copied')),
       copy(
         outputs,
         async (key, staged) => {
@@ -127,6 +134,19 @@ export async function copyRunOutputs(
     await rm(staging, { recursive: true, force: true });
   }
   return copied;
+}
+
+/**
+ * A file that is already the object: a plain file (not a link) of its size whose MD5 is its
+ * ETag. A multipart ETag (`…-N`) is no MD5: such a file is fetched again.
+ */
+async function sameObject(path: string, object: { bytes: number; etag: string }): Promise<boolean> {
+  const s = await lstat(path).catch(() => undefined);
+  const etag = object.etag.replace(/"/g, '');
+  if (!s?.isFile() || s.size !== object.bytes || !/^[0-9a-f]{32}$/.test(etag)) return false;
+  const hash = createHash('md5');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex') === etag;
 }
 
 /** The run's manifest (the split's work list) is the hub's bookkeeping, not an output for the user. */

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { markPhase, markProcessStart } from '../../lib/log/phase-marks.js';
 import { CliError } from './cli-error.js';
+import { registerConsole } from './commands/console.js';
 import { registerControl } from './commands/control.js';
 import { registerCost } from './commands/cost.js';
 import { registerPlan } from './commands/plan.js';
@@ -23,6 +24,7 @@ export function buildProgram(io: CliIo): Command {
   registerRun(program, io);
   registerUp(program, io);
   registerControl(program, io);
+  registerConsole(program, io);
   registerPlan(program, io);
   registerCost(program, io);
   for (const command of program.commands) command.exitOverride();

@@ -7,6 +7,8 @@ import { CliError } from './cli-error.js';
 
 /** Written into `--out` by geohub: what tells a previous run's outputs from the user's files. */
 export const OUTPUT_MARKER = '.geohub-output.json';
+/** Where copy-outputs.ts stages each object before its rename into place. */
+export const STAGING_PREFIX = '.geohub-staging-';
 /** What a run writes into `--out` (besides `<z>/` directories of tiles). */
 const OUTPUT_FILES = new Set([
   OUTPUT_MARKER,
@@ -16,6 +18,8 @@ const isOutputEntry = (name: string) => OUTPUT_FILES.has(name) || /^[0-9]{1,2}$/
 
 export interface OutputDir {
   readonly path: string;
+  /** It holds an interrupted copy of the same run (`geohub get`): kept, and completed. */
+  readonly resumes?: boolean;
   /** Removes a previous run's outputs (only with --replace) so no stale tile stays. */
   clearPrevious(): Promise<void>;
 }
@@ -25,7 +29,12 @@ export interface OutputDir {
  * we can write to, and either empty or holding a previous geohub run's outputs that the user
  * asked to replace. Nothing of the user's is ever deleted: replace removes only what a run writes.
  */
-export async function prepareOutputDir(given: string, replace: boolean): Promise<OutputDir> {
+export async function prepareOutputDir(
+  given: string,
+  replace: boolean,
+  /** The run `geohub get` copies: a directory that holds part of its outputs is resumed. */
+  resumeRun?: string,
+): Promise<OutputDir> {
   if (given.trim() === '') throw new CliError('--out is empty: name the directory for the outputs');
   const path = resolve(given);
   if (path === '/') throw new CliError('--out is /: name a directory of its own for the outputs');
@@ -42,9 +51,14 @@ export async function prepareOutputDir(given: string, replace: boolean): Promise
     });
   }
   await probeWritable(path, given);
+  const previous = await previousRun(path);
+  if (resumeRun && previous === resumeRun) {
+    // An interrupted copy's staging directories (copy-outputs.ts) are its own: gone before it resumes.
+    for (const name of await readdir(path))
+      if (name.startsWith(STAGING_PREFIX)) await rm(join(path, name), { recursive: true, force: true });
+  }
   const entries = await readdir(path);
-  if (entries.length > 0) {
-    const previous = await previousRun(path);
+  if (entries.length > 0 && !(resumeRun && previous === resumeRun)) {
     if (!previous) {
       throw new CliError(
         `--out ${given} is not empty and holds no geohub outputs: choose an empty or new directory`,
@@ -64,6 +78,7 @@ export async function prepareOutputDir(given: string, replace: boolean): Promise
   }
   return {
     path,
+    ...(resumeRun && previous === resumeRun ? { resumes: true } : {}),
     async clearPrevious() {
       for (const name of await readdir(path)) {
         // rm of a symbolic link removes the link, never what it points to.

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { markPhase } from '../../lib/log/phase-marks.js';
-import type { RunRecord } from '../../lib/model/run.js';
+import { ENDED_RUN_STATUSES, type RunRecord } from '../../lib/model/run.js';
 import { plainFileName } from '../server/plain-file-name.js';
 import { callApi } from './api-client.js';
 import { CliError } from './cli-error.js';
@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WAIT_MS = 250;
 /** Between two status requests the up answered at once (no execution running to wait on). */
 const POLL_MS = 50;
-const ENDED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+const ENDED = new Set<string>(ENDED_RUN_STATUSES);
 
 /**
  * `geohub run` on the user's running `geohub up` (running-up.ts): the file goes up through its
@@ -89,7 +89,9 @@ export async function followOnUp(
   const env = options.env;
   // Loaded while the run goes on (not during the upload, which needs this process's CPU too);
   // awaited only to copy (copy-from-up.ts).
-  const copier = import('./copy-from-up.js').then((m) => m.prepareCopyFromUp(up.operator, runId, up.mirror));
+  const copier = import('./copy-from-up.js').then((m) =>
+    m.prepareCopyFromUp(up.operator, runId, { mirrorRoot: up.mirror }),
+  );
   copier.catch(() => {});
   const path = `/api/runs/${encodeURIComponent(runId)}`;
   let cancelling = false;

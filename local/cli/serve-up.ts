@@ -7,12 +7,14 @@ import { type LocalHub, startLocalHub } from '../hub/local-hub.js';
 import { OPERATOR } from '../iam/local-iam.js';
 import { startApiServer } from '../server/api-server.js';
 import { tokenGate } from '../server/auth.js';
+import { hubRunControl } from '../server/hub-run-control.js';
 import { createPage } from '../server/page/create-page.js';
 import { UPLOAD_LIMITS } from '../server/receive-upload.js';
 import { openStateDir } from '../server/state-dir.js';
 import { newUpSecret, tokenFile, writeUpToken } from '../server/up-token.js';
 import { EXIT_CANCELLED } from './commands/run.js';
 import { type CliIo, emit } from './io.js';
+import { stopSignals } from './stop-signals.js';
 
 /** `geohub up` (commands/up.ts): the stack, the workers and the page, until Ctrl-C. */
 /** `geohub up`'s options (commands/up.ts parses them). */
@@ -31,14 +33,7 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
   await (await openStateDir()).close();
   // Listen for Ctrl-C from the start: the stand-ins and workers are in groups of their own,
   // so a terminal's SIGINT reaches only this process, which stops them in order.
-  let signalled: NodeJS.Signals | undefined;
-  let wake = () => {};
-  const onSignal = (signal: NodeJS.Signals) => {
-    signalled ??= signal;
-    wake();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = stopSignals();
   // The tiles of the runs a `geohub run` on this up will copy, each run in a directory of its
   // own (lib/output/output-mirror.ts); private to this user, gone with the up.
   const mirror = mkdtempSync(join(tmpdir(), 'geohub-up-mirror-'));
@@ -58,11 +53,10 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
   let removeToken = async () => {};
   const page = createPage(hub);
   try {
-    api = await startApiServer(hub, opts.port, page.handle, (port) => tokenGate(secrets, port), {
-      ...UPLOAD_LIMITS,
-      maxBytes: opts.maxUploadGb * 1e9,
-      mirrorRoot: mirror,
-    });
+    const limits = { ...UPLOAD_LIMITS, maxBytes: opts.maxUploadGb * 1e9, mirrorRoot: mirror };
+    api = await startApiServer(hubRunControl(hub, limits), opts.port, page.handle, (port) =>
+      tokenGate(secrets, port),
+    );
     const port = Number(new URL(api.url).port);
     removeToken = await writeUpToken(port, {
       url: api.url,
@@ -91,7 +85,7 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
           'Ctrl-C stops everything.',
         ].join('\n'),
     );
-    if (!signalled) await new Promise<void>((resolve) => (wake = resolve));
+    await signals.until();
   } finally {
     await removeToken();
     await api?.close();
@@ -103,13 +97,12 @@ export async function serveUp(opts: UpOptions, io: CliIo, global: { verbose?: bo
     await hub.stop();
     removeMirror();
     process.off('exit', removeMirror);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.dispose();
   });
   io.stderr.write(
     `geohub up: stopped${cancelled.length ? `; cancelled ${cancelled.map((r) => `${r.runId} (${r.status})`).join(', ')}` : ''}\n`,
   );
-  io.exitCode = signalled === 'SIGINT' ? EXIT_CANCELLED : 0;
+  io.exitCode = signals.signalled() === 'SIGINT' ? EXIT_CANCELLED : 0;
 }
 
 async function cancelRunningRuns(hub: LocalHub): Promise<{ runId: string; status: string }[]> {

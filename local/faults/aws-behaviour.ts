@@ -71,6 +71,7 @@ export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<A
           decide: deciders[service](random),
           latencyMs: rates?.latencyMs ?? 0,
           gate: options.gates?.[service],
+          versioned: service === 's3',
           random,
           door: { ...FRONT_DOORS[service], keyIds: options.keyIds },
           onRequest: () => {

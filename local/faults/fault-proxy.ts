@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { GateVerdict, IamGate } from '../iam/iam-gate.js';
+import { completesUpload, versionOfWrite } from '../stack/versioned-events.js';
 import type { InjectedAnswer } from './aws-error-shapes.js';
 import type { FaultDecider, Verdict } from './fault-decider.js';
 import { admit, boundedBody, type FrontDoor, readBody } from './front-door.js';
@@ -29,6 +30,8 @@ export interface FaultProxyOptions {
   readonly door: FrontDoor;
   /** IAM (local/iam/iam-gate.ts): asked first; a refused request never reaches the faults or the stand-in. */
   readonly gate?: IamGate;
+  /** S3: a write's reply names the version a versioned bucket gave it (versioned-events.ts). */
+  readonly versioned?: boolean;
 }
 
 // Not part of SigV4's signed headers; this server has answered the 100 itself.
@@ -69,6 +72,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       },
       (reply) => {
         const pass = () => {
+          if (options.versioned) return passVersioned(req, res, reply, verdict);
           res.writeHead(reply.statusCode ?? 502, reply.rawHeaders);
           reply.pipe(res);
           reply.once('end', () => verdict.done?.());
@@ -95,6 +99,40 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     });
     if (Buffer.isBuffer(body)) upstream.end(body);
     else body.pipe(upstream);
+  };
+
+  // A completed multipart upload's reply is a few hundred bytes of XML: read whole, its ETag names the version.
+  const passVersioned = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    reply: IncomingMessage,
+    verdict: Verdict,
+  ) => {
+    const request = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      copySource: req.headers['x-amz-copy-source'] as string | undefined,
+    };
+    const status = reply.statusCode ?? 502;
+    const send = (body?: Buffer) => {
+      const version = versionOfWrite(request, {
+        status,
+        etag: reply.headers.etag,
+        body: body?.toString('utf8'),
+      });
+      res.writeHead(status, [...reply.rawHeaders, ...(version ? ['x-amz-version-id', version] : [])]);
+      if (body) {
+        res.end(body);
+        verdict.done?.();
+        return;
+      }
+      reply.pipe(res);
+      reply.once('end', () => verdict.done?.());
+    };
+    if (status !== 200 || !completesUpload(request.method, request.url)) return send();
+    const chunks: Buffer[] = [];
+    reply.on('data', (c: Buffer) => chunks.push(c));
+    reply.once('end', () => send(Buffer.concat(chunks)));
   };
 
   const server = createServer((req, res) => {

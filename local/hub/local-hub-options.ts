@@ -35,6 +35,11 @@ export interface LocalHubOptions {
   readonly lambdaLimits?: false | Readonly<Record<string, Partial<LambdaLimits>>>;
   /** Spot → on-demand fallback settings (window, hysteresis, the cost model's assumptions). */
   readonly capacity?: CapacitySettings;
+  /**
+   * Answer CloudFormation, Step Functions and Lambda as a deployed stage does, for the CLI's
+   * `--stage local` (control-plane/): off by default, nothing else calls them.
+   */
+  readonly controlPlane?: boolean;
   /** The roles IAM enforces, from this document instead of serverless.yml (stack.ts). */
   readonly iamDocument?: unknown;
 }

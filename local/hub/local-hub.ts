@@ -25,6 +25,8 @@ import {
 import { readDefinition } from '../statemachine/definition.js';
 import { createLocalExecutions, type LocalExecutions } from '../statemachine/local-executions.js';
 import { type CapacityController, startCapacityController } from './capacity-controller.js';
+import type { ControlPlane } from './control-plane/control-plane.js';
+import { startHubControlPlane } from './control-plane/hub-control-plane.js';
 import { hubConfig } from './hub-config.js';
 import { incomingKey } from './incoming-key.js';
 import type { LocalHubOptions } from './local-hub-options.js';
@@ -46,6 +48,8 @@ export interface LocalHub {
   readonly deadLetters: WorkQueue;
   readonly executions: LocalExecutions;
   readonly pool: WorkerPool;
+  /** CloudFormation, Step Functions and Lambda as a deployed stage answers `--stage` (options.controlPlane). */
+  readonly controlPlane?: ControlPlane;
   /** Which capacity new workers start on, and why (the runs' interruption rate vs break-even). */
   readonly capacity: CapacityController;
   /** Resolves once the Lambda containers warmed at start are up (a run need not wait for it). */
@@ -180,6 +184,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         .catch((error: unknown) => options.log?.error({ err: error }, 'upload trigger failed'));
     });
 
+    // The redrive function, as its Lambda runs it: under its own role.
+    const redriveFunction = (runId?: string) =>
+      redrive({ ...as('redrive'), starter: starterOf('redrive') }, runId);
+    const operatorExecutions = guardedStop(executions, iam, OPERATOR);
+    const controlPlane = options.controlPlane
+      ? await startHubControlPlane(stack, operatorExecutions, redriveFunction, options.iamDocument)
+      : undefined;
+
     let stopped = false;
     markPhase('hub: ready');
     return {
@@ -190,8 +202,9 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       queue,
       deadLetters,
       // Stopped from outside (the API, the CLI, a test's Stop button) by the operator.
-      executions: guardedStop(executions, iam, OPERATOR),
+      executions: operatorExecutions,
       pool: workers,
+      controlPlane,
       capacity,
       warm,
       principal: as,
@@ -227,15 +240,14 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
         }
       },
       // geohub redrive invokes the redrive function, which acts under its own role.
-      redrive: guardedInvoke(iam, OPERATOR, 'redrive', (runId?: string) =>
-        redrive({ ...as('redrive'), starter: starterOf('redrive') }, runId),
-      ),
+      redrive: guardedInvoke(iam, OPERATOR, 'redrive', redriveFunction),
       reap: reaperTask({ ...as('reaper'), starter: starterOf('reaper') }),
       serviceFaults: aws.counts,
       async stop() {
         if (stopped) return;
         stopped = true;
         await executions.stopAll().catch(() => {});
+        await controlPlane?.close();
         aws.events.close();
         // Independent of each other; the stack goes once nothing talks to it any more.
         await Promise.all([lambdas?.stop(), capacity?.stop(), workers.stop()]);

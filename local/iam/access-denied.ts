@@ -8,10 +8,10 @@ export const denialMessage = (principalArn: string, need: Need) =>
 
 /**
  * The answer each service gives a call IAM refused, in its own protocol: the SDK classes all
- * three as client errors of the service (4xx, not throttling), so none is retried.
+ * as client errors of the service (4xx, not throttling), so none is retried.
  */
 export function accessDenied(
-  service: 'dynamodb' | 's3' | 'sqs',
+  service: 'dynamodb' | 's3' | 'sqs' | 'states' | 'lambda' | 'cloudformation',
   principalArn: string,
   need: Need,
   head: boolean,
@@ -36,6 +36,34 @@ export function accessDenied(
       headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': requestId },
       body: JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: message }),
       kind: 'AccessDeniedException',
+    };
+  }
+  if (service === 'states') {
+    return {
+      status: 400,
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': requestId },
+      body: JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', message }),
+      kind: 'AccessDeniedException',
+    };
+  }
+  if (service === 'lambda') {
+    return {
+      status: 403,
+      headers: {
+        'content-type': 'application/json',
+        'x-amzn-requestid': requestId,
+        'x-amzn-errortype': 'AccessDeniedException',
+      },
+      body: JSON.stringify({ Type: 'User', Message: message }),
+      kind: 'AccessDeniedException',
+    };
+  }
+  if (service === 'cloudformation') {
+    return {
+      status: 403,
+      headers: { 'content-type': 'text/xml', 'x-amzn-requestid': requestId },
+      body: `<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>${message}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`,
+      kind: 'AccessDenied',
     };
   }
   // SQS's JSON protocol keeps the query protocol's code in a header (AccessDenied, Sender).

@@ -175,6 +175,22 @@ const LAMBDA: Record<string, Rule> = {
   ],
 };
 
+// ---- CloudFormation (list_awscloudformation.html): the CLI's --stage finds its stack ----
+const CLOUDFORMATION: Record<string, Rule> = {
+  // A stack named, not by its ARN: its id is unknown to the caller, any id of that name matches.
+  DescribeStacks: (p, arn) => [
+    {
+      action: 'cloudformation:DescribeStacks',
+      resource: str(p.StackName).startsWith('arn:')
+        ? str(p.StackName)
+        : arn('cloudformation:stack', { StackName: str(p.StackName), Id: LOCAL_STACK_ID }),
+    },
+  ],
+};
+
+/** The id part of the local stack's ARN (CloudFormation gives each stack a UUID). */
+export const LOCAL_STACK_ID = '6f1c3a2e-0000-4000-8000-000000000000';
+
 /** Every API call geohub makes (and the stand-ins' provisioning), by service and operation. */
 export const ACTION_TABLE: Readonly<Record<IamService, Readonly<Record<string, Rule>>>> = {
   s3: S3,
@@ -183,6 +199,7 @@ export const ACTION_TABLE: Readonly<Record<IamService, Readonly<Record<string, R
   states: STATES,
   ecs: ECS,
   lambda: LAMBDA,
+  cloudformation: CLOUDFORMATION,
 };
 
 /** What one call needs: each IAM action with the resource ARN it is checked on. */

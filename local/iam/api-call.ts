@@ -1,5 +1,5 @@
 /** The services whose calls geohub makes (their IAM service prefixes). */
-export type IamService = 's3' | 'dynamodb' | 'sqs' | 'states' | 'ecs' | 'lambda';
+export type IamService = 's3' | 'dynamodb' | 'sqs' | 'states' | 'ecs' | 'lambda' | 'cloudformation';
 
 /** One API call as the request carried it: service, operation (the API's name) and parameters. */
 export interface ApiCall {

@@ -12,6 +12,7 @@ export const RESOURCE_TYPES = {
   states: ['stateMachine', 'execution'],
   ecs: ['service'],
   lambda: ['function'],
+  cloudformation: ['stack'],
 } as const;
 
 export type ResourceKey = {

@@ -5,8 +5,8 @@ import { type ArnScope, arnBuilder, loadArnTemplates } from './arn-templates.js'
 import { type Authorizer, createAuthorizer, type Principal } from './authorizer.js';
 import { PolicySourceError } from './errors.js';
 import { resolveIntrinsics } from './intrinsics.js';
-import { templateResourceValues } from './local-resources.js';
-import { OPERATOR_STATEMENTS } from './operator-policy.js';
+import { pseudoParameters, templateResourceValues } from './local-resources.js';
+import { operatorStatements } from './operator-policy.js';
 import type { PackageVariables } from './serverless-variables.js';
 import { templateRoles } from './template-roles.js';
 
@@ -41,12 +41,7 @@ export interface LocalIamOptions {
  */
 export async function createLocalIam(options: LocalIamOptions): Promise<LocalIam> {
   const { scope } = options;
-  const pseudo = {
-    'AWS::Partition': scope.partition,
-    'AWS::Region': scope.region,
-    'AWS::AccountId': scope.account,
-    'AWS::URLSuffix': 'amazonaws.com',
-  };
+  const pseudo = pseudoParameters(scope, options.vars);
   const values = templateResourceValues(options.document, options.vars, scope);
   const resolve = (statements: readonly unknown[]) =>
     resolveIntrinsics(statements, values, pseudo) as Record<string, unknown>[];
@@ -61,7 +56,7 @@ export async function createLocalIam(options: LocalIamOptions): Promise<LocalIam
     {
       name: OPERATOR,
       arn: `arn:${scope.partition}:iam::${scope.account}:user/${OPERATOR}`,
-      statements: resolve(OPERATOR_STATEMENTS),
+      statements: resolve(operatorStatements(options.document, options.vars)),
     },
   ];
   const keys = new Map(

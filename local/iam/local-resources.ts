@@ -1,6 +1,7 @@
 import type { ArnScope } from './arn-templates.js';
 import { PolicySourceError } from './errors.js';
 import { type ResourceValue, resolveIntrinsics } from './intrinsics.js';
+import { stackNameOf } from './operator-policy.js';
 import { type PackageVariables, resolveServerlessVariables } from './serverless-variables.js';
 
 interface Doc {
@@ -11,6 +12,17 @@ interface Doc {
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** CloudFormation's pseudo parameters on the stack of this scope and stage. */
+export function pseudoParameters(scope: ArnScope, vars: PackageVariables): Readonly<Record<string, string>> {
+  return {
+    'AWS::Partition': scope.partition,
+    'AWS::Region': scope.region,
+    'AWS::AccountId': scope.account,
+    'AWS::URLSuffix': 'amazonaws.com',
+    'AWS::StackName': stackNameOf(vars.stage),
+  };
+}
+
 /**
  * The values CloudFormation gives the template's resources (Ref and the attributes policies
  * use), for a stack of this account, region and stage: the local stack's names are the
@@ -19,12 +31,7 @@ const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export function templateResourceValues(doc: unknown, vars: PackageVariables, scope: ArnScope): ResourceValue {
   const d = resolveServerlessVariables(doc, doc, vars) as Doc;
   const { partition: p, region: r, account: a } = scope;
-  const pseudo = {
-    'AWS::Partition': p,
-    'AWS::Region': r,
-    'AWS::AccountId': a,
-    'AWS::URLSuffix': 'amazonaws.com',
-  };
+  const pseudo = pseudoParameters(scope, vars);
   const resolved = (v: unknown): string => String(resolveIntrinsics(v, value, pseudo));
 
   function value(logicalId: string, attribute?: string): string {
@@ -71,6 +78,10 @@ export function templateResourceValues(doc: unknown, vars: PackageVariables, sco
         return prop('RepositoryName');
       case 'AWS::ECR::Repository.Arn':
         return `arn:${p}:ecr:${r}:${a}:repository/${prop('RepositoryName')}`;
+      case 'AWS::ECR::Repository.RepositoryUri':
+        return `${a}.dkr.ecr.${r}.amazonaws.com/${prop('RepositoryName')}`;
+      case 'AWS::IAM::ManagedPolicy.Ref':
+        return `arn:${p}:iam::${a}:policy/${prop('ManagedPolicyName')}`;
       case 'AWS::SNS::Topic.Ref':
         return `arn:${p}:sns:${r}:${a}:${prop('TopicName')}`;
     }

@@ -1,56 +1,30 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub strings, resolved by local/iam/intrinsics.ts
+import { PolicySourceError } from './errors.js';
+import { type PackageVariables, resolveServerlessVariables } from './serverless-variables.js';
 import type { Statement } from './template-roles.js';
 
+/** The operators' managed policy's logical id in serverless.yml (exported as `OperatorPolicyArn`). */
+export const OPERATOR_POLICY = 'OperatorPolicy';
+
+interface Doc {
+  resources?: { Resources?: Record<string, { Type: string; Properties?: Record<string, unknown> }> };
+}
+
 /**
- * What the operator (the CLI and the page; a person deploying with docs/deploy.md) may do, in
- * the template's terms so that it resolves like the roles. docs/deploy.md ("Operator
- * permissions") prints the same statements for an IAM user or SSO permission set.
+ * What an operator (the CLI and the page; a CI role) may do: the statements of the stack's own
+ * managed policy, serverless variables resolved, intrinsics left to the caller. One list: the
+ * deployed stack hands it to operators, and the local stack's operator calls under it.
  */
-export const OPERATOR_STATEMENTS: readonly Statement[] = [
-  // Uploads (multipart, with a .job.json sidecar) start runs; a collection's members go first
-  // under collections/, which starts nothing (lib/collection).
-  {
-    Effect: 'Allow',
-    Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
-    Resource: [
-      { 'Fn::Sub': '${DataBucket.Arn}/incoming/*' },
-      { 'Fn::Sub': '${DataBucket.Arn}/collections/*' },
-    ],
-  },
-  // Outputs: tiles, mosaic, STAC and summary, listed and read.
-  {
-    Effect: 'Allow',
-    Action: 's3:GetObject',
-    Resource: [{ 'Fn::Sub': '${DataBucket.Arn}/tiles/*' }, { 'Fn::Sub': '${DataBucket.Arn}/runs/*' }],
-  },
-  { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': ['DataBucket', 'Arn'] } },
-  // Runs and their progress (geohub status, the page).
-  {
-    Effect: 'Allow',
-    Action: ['dynamodb:GetItem', 'dynamodb:Query'],
-    Resource: [{ 'Fn::GetAtt': ['LedgerTable', 'Arn'] }, { 'Fn::Sub': '${LedgerTable.Arn}/index/runs' }],
-  },
-  // A run with no running execution is cancelled on its record.
-  { Effect: 'Allow', Action: 'dynamodb:UpdateItem', Resource: { 'Fn::GetAtt': ['LedgerTable', 'Arn'] } },
-  // The queues' depths (the page's workers panel).
-  {
-    Effect: 'Allow',
-    Action: 'sqs:GetQueueAttributes',
-    Resource: [{ 'Fn::GetAtt': ['WorkQueue', 'Arn'] }, { 'Fn::GetAtt': ['DeadLetterQueue', 'Arn'] }],
-  },
-  // Cancel: the run's execution stopped.
-  {
-    Effect: 'Allow',
-    Action: ['states:DescribeExecution', 'states:StopExecution'],
-    Resource: {
-      'Fn::Sub':
-        'arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:${GeohubStateMachine.Name}:*',
-    },
-  },
-  // geohub redrive runs the redrive function.
-  {
-    Effect: 'Allow',
-    Action: 'lambda:InvokeFunction',
-    Resource: { 'Fn::GetAtt': ['RedriveLambdaFunction', 'Arn'] },
-  },
-];
+export function operatorStatements(doc: unknown, vars: PackageVariables): Statement[] {
+  const policy = (doc as Doc).resources?.Resources?.[OPERATOR_POLICY];
+  const statements = (policy?.Properties?.PolicyDocument as { Statement?: Statement[] } | undefined)
+    ?.Statement;
+  if (policy?.Type !== 'AWS::IAM::ManagedPolicy' || !Array.isArray(statements)) {
+    throw new PolicySourceError(
+      `no AWS::IAM::ManagedPolicy ${OPERATOR_POLICY} with statements in the template`,
+    );
+  }
+  return resolveServerlessVariables(statements, doc, vars);
+}
+
+/** CloudFormation's `${AWS::StackName}` for a stage: serverless names the stack `<service>-<stage>`. */
+export const stackNameOf = (stage: string) => `geohub-${stage}`;

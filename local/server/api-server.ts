@@ -4,17 +4,15 @@ import { z } from 'zod';
 import { countClaims, listTiles } from '../../lib/ledger/tile-records.js';
 import { runIdSchema } from '../../lib/model/ids.js';
 import { verifyRun } from '../../lib/verify/verify-run.js';
-import type { LocalHub } from '../hub/local-hub.js';
-import { operatorCancel } from '../hub/operator-cancel.js';
 import type { RequestGate } from './auth.js';
-import { findDebris } from './debris.js';
 import { HttpError } from './errors.js';
 import { body, parse, runIdOf } from './http-request.js';
 import { createRunCollectionReader } from './page/run-collection.js';
 import { createRunTilesReader } from './page/run-tiles.js';
 import { runTilesGeoJson } from './page/tile-geojson.js';
 import { runTileStates } from './page/tile-state-codes.js';
-import { RESPONDED, receiveUpload, UPLOAD_LIMITS, type UploadLimits } from './receive-upload.js';
+import { RESPONDED } from './receive-upload.js';
+import type { RunControl } from './run-control.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -35,32 +33,34 @@ const MAX_RUN_WAIT_MS = 1_000;
  * (the per-start secret, local/server/auth.ts) before any route or page asset.
  */
 export async function startApiServer(
-  hub: LocalHub,
+  control: RunControl,
   port: number,
   page?: PageHandler,
   gate: (actualPort: number) => RequestGate = () => () => true,
-  uploadLimits: UploadLimits = UPLOAD_LIMITS,
 ): Promise<ApiServer> {
-  const collectionOf = createRunCollectionReader(hub.store);
+  const collectionOf = createRunCollectionReader(control.store);
   const runView = async (runId: string, detail = false) => {
-    const run = await hub.ledger.getRun(runId);
+    const run = await control.ledger.getRun(runId);
     if (!run) throw new HttpError(404, `no such run: ${runId}`);
-    const execution = run.executionArn ? hub.executions.get(run.executionArn) : undefined;
-    const collection = await collectionOf(run);
+    const [execution, collection, executions] = await Promise.all([
+      run.executionArn ? control.execution(run.executionArn) : undefined,
+      collectionOf(run),
+      detail ? executionChain(runId) : undefined,
+    ]);
+    const capacity = control.capacity();
     return {
       ...run,
       ...(collection ? { collection } : {}),
       // A run of any length is a chain of executions (hand-overs, re-drives): the run's own view shows it.
-      ...(detail ? { executions: await executionChain(runId) } : {}),
+      ...(executions ? { executions } : {}),
       // Pool-wide: spot and on-demand workers, the interruption rate vs break-even, the cost mix.
-      capacity: hub.capacity.view(),
+      ...(capacity ? { capacity } : {}),
       execution: execution
         ? {
             status: execution.status,
-            state: execution.states.at(-1),
-            // The path grows by three states per progress check: keep the recent part.
-            transitions: execution.states.length,
-            states: execution.states.slice(-12),
+            state: execution.state,
+            transitions: execution.transitions,
+            states: execution.states,
             error: execution.error,
             cause: execution.cause,
           }
@@ -68,18 +68,17 @@ export async function startApiServer(
     };
   };
   const executionChain = async (runId: string) =>
-    (await hub.chain.list(runId)).map((link) => {
-      const local = hub.executions.get(link.executionArn);
-      return {
+    Promise.all(
+      (await control.chain.list(runId)).map(async (link) => ({
         ...link,
         name: link.executionArn.slice(link.executionArn.lastIndexOf(':') + 1),
-        historyEvents: local?.historyEvents,
-      };
-    });
+        historyEvents: (await control.execution(link.executionArn))?.historyEvents,
+      })),
+    );
   // The run-control page's map: manifest sub-tiles merged with ledger states, bounded.
-  const runTiles = createRunTilesReader(hub.store, hub.ledger);
+  const runTiles = createRunTilesReader(control.store, control.ledger);
   const mapOf = async (runId: string) => {
-    if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
+    if (!(await control.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
     return runTiles.read(runId);
   };
 
@@ -91,7 +90,7 @@ export async function startApiServer(
     [
       'GET',
       /^\/api\/runs$/,
-      async () => Promise.all((await hub.ledger.listRuns(100)).map((r) => runView(r.runId))),
+      async () => Promise.all((await control.ledger.listRuns(100)).map((r) => runView(r.runId))),
     ],
     [
       'GET',
@@ -101,16 +100,8 @@ export async function startApiServer(
         // `?wait=<ms>`: answers as soon as the run's execution ends, or after the wait (at most
         // MAX_RUN_WAIT_MS): `geohub run` on an up learns of the end at once, not a poll later.
         const wait = Math.min(MAX_RUN_WAIT_MS, Number(url.searchParams.get('wait')) || 0);
-        const arn = wait > 0 ? (await hub.ledger.getRun(runId))?.executionArn : undefined;
-        if (arn && hub.executions.get(arn)?.status === 'RUNNING') {
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            hub.executions.wait(arn),
-            new Promise((resolve) => {
-              timer = setTimeout(resolve, wait);
-            }),
-          ]).finally(() => clearTimeout(timer));
-        }
+        const arn = wait > 0 ? (await control.ledger.getRun(runId))?.executionArn : undefined;
+        if (arn) await control.waitForEnd(arn, wait);
         return runView(runId, true);
       },
     ],
@@ -119,9 +110,9 @@ export async function startApiServer(
       /^\/api\/runs\/([^/]+)\/tiles$/,
       async (m) => {
         const runId = runIdOf(m);
-        if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
+        if (!(await control.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
         const tiles = [];
-        for await (const t of listTiles(hub.ledger, runId)) tiles.push(t);
+        for await (const t of listTiles(control.ledger, runId)) tiles.push(t);
         return tiles;
       },
     ],
@@ -130,28 +121,35 @@ export async function startApiServer(
     [
       'POST',
       /^\/api\/uploads$/,
-      async (_m, req, url, res) => receiveUpload(hub, req, res, url, uploadLimits),
+      async (_m, req, url, res) => {
+        if (!control.receiveUpload)
+          throw new HttpError(405, 'this target takes uploads in its bucket: use geohub submit --stage');
+        return control.receiveUpload(req, res, url);
+      },
     ],
     [
       'POST',
       /^\/api\/runs\/([^/]+)\/cancel$/,
       async (m) => {
-        const run = await operatorCancel(hub, runIdOf(m));
+        const run = await control.cancel(runIdOf(m));
         if (!run) throw new HttpError(404, `no such run: ${m[1]}`);
         return runView(run.runId);
       },
     ],
-    ['POST', /^\/api\/redrive$/, async (_m, req) => hub.redrive(parse(redriveSchema, await body(req)).runId)],
+    [
+      'POST',
+      /^\/api\/redrive$/,
+      async (_m, req) => control.redrive(parse(redriveSchema, await body(req)).runId),
+    ],
     [
       'GET',
       /^\/api\/runs\/([^/]+)\/verify$/,
       async (m) => {
         const runId = runIdOf(m);
-        if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
-        const report = await verifyRun(hub.ledger, hub.store, runId);
-        const claims = await countClaims(hub.ledger, runId);
-        // This hub's workers' scratch, this run's files: another stack's or run's are not this run's.
-        const debris = findDebris(hub.pool.pids(), hub.pool.scratchDirs(), process.pid, runId);
+        if (!(await control.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
+        const report = await verifyRun(control.ledger, control.store, runId);
+        const claims = await countClaims(control.ledger, runId);
+        const debris = control.debris(runId) ?? { parts: [], orphans: [] };
         return {
           ...report,
           claimsHeld: claims,
@@ -165,18 +163,15 @@ export async function startApiServer(
       /^\/api\/runs\/([^/]+)\/claims$/,
       async (m) => {
         const runId = runIdOf(m);
-        if (!(await hub.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
+        if (!(await control.ledger.getRun(runId))) throw new HttpError(404, `no such run: ${runId}`);
         // A cancelled run is over for its caller once no worker holds a claim of it any more.
-        return { held: await countClaims(hub.ledger, runId) };
+        return { held: await countClaims(control.ledger, runId) };
       },
     ],
-    ['GET', /^\/api\/workers$/, async () => hub.pool.activity()],
-    ['GET', /^\/api\/capacity$/, async () => hub.capacity.view()],
-    [
-      'GET',
-      /^\/api\/queues$/,
-      async () => ({ work: await hub.queue.depth(), deadLetters: await hub.deadLetters.depth() }),
-    ],
+    ['GET', /^\/api\/target$/, async () => control.target],
+    ['GET', /^\/api\/workers$/, async () => control.workers()],
+    ['GET', /^\/api\/capacity$/, async () => control.capacity() ?? null],
+    ['GET', /^\/api\/queues$/, async () => control.queues()],
   ];
 
   let origin = '';

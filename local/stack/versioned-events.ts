@@ -30,3 +30,41 @@ export function withVersionId(record: unknown): unknown {
   const versionId = localVersionId(r.s3?.bucket?.name ?? '', key, o.eTag);
   return { ...r, s3: { ...r.s3, object: { ...o, versionId } } };
 }
+
+/** The object a write request names (path-style: /bucket/key), if it is one S3 answers with a version. */
+function writtenObject(
+  method: string,
+  url: string,
+): { bucket: string; key: string; complete: boolean } | undefined {
+  const [path = '', query = ''] = url.split('?');
+  const [bucket = '', ...rest] = path.replace(/^\//, '').split('/');
+  if (!bucket || rest.length === 0) return undefined;
+  const q = new URLSearchParams(query);
+  const complete = method === 'POST' && q.has('uploadId');
+  if (!complete && !(method === 'PUT' && [...q.keys()].every((k) => k === 'x-id'))) return undefined;
+  return { bucket: decodeURIComponent(bucket), key: rest.map(decodeURIComponent).join('/'), complete };
+}
+
+/**
+ * The `x-amz-version-id` a versioned bucket answers a PutObject or CompleteMultipartUpload with
+ * (the same id the upload's event carries), from the reply's ETag: its header for a PUT, its
+ * XML body for a completed multipart upload. Undefined for any other request or reply.
+ */
+export function versionOfWrite(
+  request: { method: string; url: string; copySource?: string },
+  reply: { status: number; etag?: string; body?: string },
+): string | undefined {
+  const object = request.copySource ? undefined : writtenObject(request.method.toUpperCase(), request.url);
+  if (!object || reply.status !== 200) return undefined;
+  const etag = object.complete
+    ? /<ETag>([^<]+)<\/ETag>/
+        .exec(reply.body ?? '')?.[1]
+        ?.replaceAll('&quot;', '"')
+        .replaceAll('&#34;', '"')
+    : reply.etag;
+  return etag ? localVersionId(object.bucket, object.key, etag) : undefined;
+}
+
+/** A completed multipart upload's reply must be read to name its version (its ETag is in the body). */
+export const completesUpload = (method: string, url: string) =>
+  writtenObject(method.toUpperCase(), url)?.complete === true;

@@ -149,7 +149,18 @@ describe('geohub cost and plan', () => {
   });
 
   it('every command answers --help, and bad input is one line without a stack trace', async () => {
-    for (const command of ['run', 'up', 'submit', 'status', 'cancel', 'redrive', 'verify', 'plan', 'cost']) {
+    for (const command of [
+      'run',
+      'up',
+      'submit',
+      'status',
+      'cancel',
+      'redrive',
+      'verify',
+      'get',
+      'plan',
+      'cost',
+    ]) {
       const r = await runCli([command, '--help']);
       expect(r.code, command).toBe(0);
       expect(r.stdout).toContain(`Usage: geohub ${command}`);

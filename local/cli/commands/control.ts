@@ -1,23 +1,17 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import type { RedriveReport } from '../../../lib/coordination/redrive.js';
-import type { ExecutionLink } from '../../../lib/ledger/execution-chain.js';
-import type { RunRecord } from '../../../lib/model/run.js';
+import { ENDED_RUN_STATUSES } from '../../../lib/model/run.js';
 import type { CapacityView } from '../../hub/capacity-controller.js';
 import { plainFileName } from '../../server/plain-file-name.js';
-import { callApi, portOf } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { checkRoomForCopy } from '../free-space.js';
 import { checkInputFile } from '../input-file.js';
-import { type CliIo, emit, intOption, ZOOM_HELP, zoomOption } from '../io.js';
+import { type CliIo, emit, ZOOM_HELP, zoomOption } from '../io.js';
+import type { RunView } from '../operator/operator.js';
+import { type TargetOptions, targetOptions, withOperator } from '../operator/operator-of.js';
+import { prepareOutputDir } from '../output-dir.js';
+import { createProgress } from '../progress.js';
 import { createUploadProgress } from '../upload-progress.js';
-import { uploadToUp } from '../upload-to-up.js';
-
-type RunView = RunRecord & {
-  execution?: { status: string; state?: string; error?: string };
-  executions?: (ExecutionLink & { name: string; historyEvents?: number })[];
-  capacity?: CapacityView;
-};
 
 /** One line per execution of the run's chain: how it started, how it ended, and why. */
 const chainLines = (r: RunView) =>
@@ -43,107 +37,136 @@ const line = (r: RunView) => {
   return `${r.runId}  ${r.status.padEnd(9)}${state}  ${c.done}/${c.total} done, ${c.failed} failed, ${c.parked + c.cancelled} parked${breaker}  ${r.source.key}`;
 };
 
-export function registerControl(program: Command, io: CliIo): void {
-  const port = (opts: { port?: number }) => portOf(io.env, opts.port);
-  const portOption = (c: Command) => c.option('--port <p>', 'port of `geohub up`', intOption(1, 65_535));
+/** A run's detail: its line, breaker and retries, its execution and their chain, the pool. */
+const detailLines = (r: RunView) =>
+  [
+    line(r),
+    `breaker ${r.breaker ?? 'CLOSED'}; interrupted ${r.counters.interrupted}; retried ${r.counters.retried}`,
+    r.reason ? `reason: ${r.reason}` : '',
+    r.execution ? `execution ${r.execution.status} at ${r.execution.state ?? '-'}` : '',
+    r.executions?.length ? `executions (${r.executions.length}):` : '',
+    ...chainLines(r),
+    ...(r.capacity ? capacityLines(r.capacity) : []),
+  ]
+    .filter(Boolean)
+    .join('\n');
 
-  portOption(
+const ENDED = new Set<string>(ENDED_RUN_STATUSES);
+/** How often `status --watch` looks at the run (a `geohub up` answers at once when it ends). */
+const WATCH_MS = 1_000;
+
+export function registerControl(program: Command, io: CliIo): void {
+  type Opts = TargetOptions & { json?: boolean };
+
+  targetOptions(
     program
       .command('submit')
-      .description('start a run on a running `geohub up`: upload <file> to its incoming bucket')
+      .description(
+        'start a run: upload <file> to the incoming/ prefix of a running `geohub up` or a deployed stage',
+      )
       .argument('<file>')
       .option('--zoom <z>', ZOOM_HELP, zoomOption)
       .option('--json', 'print one JSON object on stdout'),
-  ).action(async (file: string, opts: { zoom?: number | string; port?: number; json?: boolean }) => {
-    // The file is read here, as the user, and streamed: the server opens no path it is sent.
-    // The server keeps a copy in the local bucket, as `geohub run` does: the same checks first.
+  ).action(async (file: string, opts: Opts & { zoom?: number | string }) => {
+    // The file is read here, as the user, and streamed: no server opens a path it is sent.
     const input = await checkInputFile(file);
-    await checkRoomForCopy(file, input.path);
-    // The server refuses such a name too (receive-upload.ts): said before a byte is sent.
+    // The object's name must be a plain file name (receive-upload.ts): said before a byte is sent.
     const name = plainFileName.safeParse(basename(input.path));
     if (!name.success) {
       throw new CliError(
         `cannot send ${JSON.stringify(file)}: its name must be ${name.error.issues[0]!.message}`,
       );
     }
-    const query = new URLSearchParams({
-      name: name.data,
-      ...(opts.zoom === undefined ? {} : { zoom: String(opts.zoom) }),
-    });
-    const sending = createUploadProgress(io.stderr);
-    const storing = createUploadProgress(io.stderr, Date.now, 'storing in the bucket');
-    const r = await uploadToUp<{ outcome: string; runId?: string; reason?: string }>(
-      port(opts),
-      `/api/uploads?${query}`,
-      input,
-      {
-        env: io.env,
-        onSent: (sent, total) => sending.update(sent, total),
-        onStored: (stored, total) => {
+    const r = await withOperator(io, opts, async (op) => {
+      // A local up keeps a copy in its bucket, as `geohub run` does: the same checks first.
+      if (op.where.startsWith('geohub up')) await checkRoomForCopy(file, input.path);
+      const sending = createUploadProgress(io.stderr);
+      const storing = createUploadProgress(io.stderr, Date.now, 'storing in the bucket');
+      return op
+        .submit(input, {
+          zoom: opts.zoom,
+          onSent: (sent, total) => sending.update(sent, total),
+          onStored: (stored, total) => {
+            sending.stop();
+            storing.update(stored, total);
+          },
+        })
+        .finally(() => {
           sending.stop();
-          storing.update(stored, total);
-        },
-      },
-    ).finally(() => {
-      sending.stop();
-      storing.stop();
+          storing.stop();
+        });
     });
-    emit(io, opts.json, r, () => `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`);
+    emit(io, opts.json, r, () =>
+      [
+        `${r.outcome}: run ${r.runId ?? '-'}${r.reason ? ` (${r.reason})` : ''}`,
+        r.console ? `execution: ${r.console}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
     if (r.outcome === 'rejected' || r.outcome === 'ignored') io.exitCode = 1;
   });
 
-  portOption(
+  targetOptions(
     program
       .command('status')
-      .description('the runs of a running `geohub up`, or one run in detail')
+      .description('the runs of a running `geohub up` or a deployed stage, or one run in detail')
       .argument('[runId]')
+      .option('--watch', 'follow the run with a progress bar until it ends')
       .option('--json', 'print one JSON object on stdout'),
-  ).action(async (runId: string | undefined, opts: { port?: number; json?: boolean }) => {
-    if (runId) {
-      const r = await callApi<RunView>(port(opts), 'GET', `/api/runs/${encodeURIComponent(runId)}`);
-      emit(io, opts.json, r, () =>
-        [
-          line(r),
-          `breaker ${r.breaker ?? 'CLOSED'}; interrupted ${r.counters.interrupted}; retried ${r.counters.retried}`,
-          r.reason ? `reason: ${r.reason}` : '',
-          r.execution ? `execution ${r.execution.status} at ${r.execution.state ?? '-'}` : '',
-          r.executions?.length ? `executions (${r.executions.length}):` : '',
-          ...chainLines(r),
-          ...(r.capacity ? capacityLines(r.capacity) : []),
-        ]
-          .filter(Boolean)
-          .join('\n'),
-      );
-      return;
-    }
-    const runs = await callApi<RunView[]>(port(opts), 'GET', '/api/runs');
-    emit(io, opts.json, { runs }, () => (runs.length === 0 ? 'no runs yet' : runs.map(line).join('\n')));
+  ).action(async (runId: string | undefined, opts: Opts & { watch?: boolean }) => {
+    if (opts.watch && !runId) throw new CliError('--watch follows one run: name its id');
+    await withOperator(io, opts, async (op) => {
+      if (!runId) {
+        const [runs, queues] = await Promise.all([op.runs(), op.queues()]);
+        emit(io, opts.json, { runs, queues }, () =>
+          [
+            runs.length === 0 ? 'no runs yet' : runs.map(line).join('\n'),
+            `queue: ${queues.work.visible} waiting, ${queues.work.inFlight} in flight; dead letters: ${queues.deadLetters.visible}`,
+          ].join('\n'),
+        );
+        return;
+      }
+      let r = await op.run(runId);
+      if (opts.watch) {
+        const progress = createProgress(io.stderr);
+        try {
+          while (!ENDED.has(r.status)) {
+            progress.update(r);
+            r = await op.run(runId, WATCH_MS);
+            // A target that cannot wait for the end (a stage) is asked again a second later.
+            if (!ENDED.has(r.status) && !op.where.startsWith('geohub up'))
+              await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
+          }
+          progress.update(r);
+        } finally {
+          progress.stop();
+        }
+        if (r.status !== 'SUCCEEDED') io.exitCode = 1;
+      }
+      emit(io, opts.json, r, () => detailLines(r));
+    });
   });
 
-  portOption(
+  targetOptions(
     program
       .command('cancel')
       .description('cancel a run: its execution is stopped, in-flight tools killed, queued work parked')
       .argument('<runId>')
       .option('--json', 'print one JSON object on stdout'),
-  ).action(async (runId: string, opts: { port?: number; json?: boolean }) => {
-    const r = await callApi<RunView>(port(opts), 'POST', `/api/runs/${encodeURIComponent(runId)}/cancel`);
+  ).action(async (runId: string, opts: Opts) => {
+    const r = await withOperator(io, opts, (op) => op.cancel(runId));
     emit(io, opts.json, r, () => line(r));
   });
 
-  portOption(
+  targetOptions(
     program
       .command('redrive')
       .description('send dead-lettered and parked work back with a fresh budget (all runs, or one)')
       .option('--run <id>', 'only this run')
       .option('--json', 'print one JSON object on stdout'),
-  ).action(async (opts: { run?: string; port?: number; json?: boolean }) => {
-    const r = await callApi<RedriveReport>(
-      port(opts),
-      'POST',
-      '/api/redrive',
-      opts.run ? { runId: opts.run } : {},
-    );
+  ).action(async (opts: Opts & { run?: string }) => {
+    const r = await withOperator(io, opts, (op) => op.redrive(opts.run));
     emit(io, opts.json, r, () =>
       r.runs.length === 0
         ? 'nothing to re-drive'
@@ -153,30 +176,53 @@ export function registerControl(program: Command, io: CliIo): void {
     );
   });
 
-  portOption(
+  targetOptions(
     program
       .command('verify')
       .description('check a run: every marker has its object, no .part left, no orphaned tool, no claim held')
       .argument('<runId>')
       .option('--json', 'print one JSON object on stdout'),
-  ).action(async (runId: string, opts: { port?: number; json?: boolean }) => {
-    const r = await callApi<{
-      ok: boolean;
-      markers: number;
-      objects: number;
-      gaps: { key: string; problem: string }[];
-      parts: string[];
-      orphans: { pid: number; command: string }[];
-      claimsHeld: number;
-    }>(port(opts), 'GET', `/api/runs/${encodeURIComponent(runId)}/verify`);
+  ).action(async (runId: string, opts: Opts) => {
+    const r = await withOperator(io, opts, (op) => op.verify(runId));
     emit(io, opts.json, r, () =>
       [
         `${r.ok ? 'OK' : 'PROBLEMS'}: ${r.markers} markers, ${r.objects} objects, ${r.claimsHeld} claims held`,
         ...r.gaps.map((g) => `gap: ${g.key} (${g.problem})`),
         ...r.parts.map((p) => `leftover: ${p}`),
         ...r.orphans.map((o) => `orphan: ${o.pid} ${o.command}`),
-      ].join('\n'),
+        r.unseen ? `not checked: ${r.unseen}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
     );
     if (!r.ok) io.exitCode = 1;
+  });
+
+  targetOptions(
+    program
+      .command('get')
+      .description(
+        "download a run's outputs (tiles, mosaic, STAC, summary) into --out; an interrupted download resumes",
+      )
+      .argument('<runId>')
+      .requiredOption('--out <dir>', "where the outputs go (new, empty, or this run's earlier download)")
+      .option('--replace', "replace another run's outputs in --out")
+      .option('--json', 'print one JSON object on stdout'),
+  ).action(async (runId: string, opts: Opts & { out: string; replace?: boolean }) => {
+    const out = await prepareOutputDir(opts.out, opts.replace ?? false, runId);
+    const copied = await withOperator(io, opts, async (op) => {
+      const run = await op.run(runId);
+      if (run.status !== 'SUCCEEDED')
+        io.stderr.write(`geohub get: run ${runId} is ${run.status}: its outputs may be partial\n`);
+      return op.copyOutputs(runId, out, out.resumes ?? false);
+    });
+    const r = { runId, out: out.path, copied, resumed: out.resumes ?? false };
+    emit(
+      io,
+      opts.json,
+      r,
+      () =>
+        `${copied} objects copied into ${out.path}${r.resumed ? ' (resumed: the tiles already there kept)' : ''}`,
+    );
   });
 }

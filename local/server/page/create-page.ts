@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LocalHub } from '../../hub/local-hub.js';
 import type { PageHandler } from '../api-server.js';
+import type { RunControl } from '../run-control.js';
 import { outputsRoute } from './outputs-route.js';
 import { createTileRenderer, type TileRendererOptions } from './render/tile-renderer.js';
 import { renderRoute } from './render-route.js';
@@ -36,7 +36,7 @@ export interface Page {
  * fall through to the API server's 404.
  */
 export function createPage(
-  hub: LocalHub,
+  hub: Pick<RunControl, 'store' | 'ledger'>,
   renderOptions: Partial<Omit<TileRendererOptions, 'store' | 'ledger'>> = {},
 ): Page {
   const assets = pageAssets();

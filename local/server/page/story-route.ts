@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LocalHub } from '../../hub/local-hub.js';
+import type { RunControl } from '../run-control.js';
 import type { TileRenderer } from './render/tile-renderer.js';
 import { availableOutputs } from './run-outputs.js';
 import { runStory } from './run-story.js';
@@ -14,7 +14,7 @@ const json = (res: ServerResponse, status: number, value: unknown) =>
  * A run's story for the page: sub-tiles done over time, redone work and interruptions, the
  * downloads that exist, and how its tiles are drawn (the ramp's range, for the legend).
  */
-export function storyRoute(hub: LocalHub, renderer: TileRenderer) {
+export function storyRoute(hub: Pick<RunControl, 'store' | 'ledger'>, renderer: TileRenderer) {
   return (req: IncomingMessage, res: ServerResponse, pathname: string): boolean => {
     const m = STORY_PATH.exec(pathname);
     if (!m || req.method !== 'GET') return false;

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTiles } from '../../../lib/ledger/tile-records.js';
 import { processTable } from '../../../lib/process/process-table.js';
 import { isToolProcess } from '../../../lib/process/tool-processes.js';
+import { cancelOnHub } from '../../../local/hub/cancel-on-hub.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
-import { operatorCancel } from '../../../local/hub/operator-cancel.js';
 import { ADMINISTRATOR } from '../../../local/stack/stack.js';
 import { findFiles } from '../../support/find-files.js';
 import { recordToolStarts, startTestHub } from '../../support/hub.js';
@@ -79,7 +79,7 @@ describe('run control on the local stack', () => {
   // starting its execution would stay RUNNING for ever), and an operator policy without that write.
   it('cancelling a run whose execution never started records it CANCELLED, as the operator', async () => {
     const { runId } = await seedLedgerRun(hub.principal(ADMINISTRATOR).ledger, 1, 16);
-    const run = await operatorCancel(hub, runId);
+    const run = await cancelOnHub(hub, runId);
     expect(run).toMatchObject({ status: 'CANCELLED', reason: 'cancelled by an operator' });
   });
 

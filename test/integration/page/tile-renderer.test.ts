@@ -8,6 +8,7 @@ import { isAlive } from '../../../lib/process/process-table.js';
 import { runProcess } from '../../../lib/process/run-process.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { startApiServer } from '../../../local/server/api-server.js';
+import { hubRunControl } from '../../../local/server/hub-run-control.js';
 import { createPage } from '../../../local/server/page/create-page.js';
 import { RenderBusyError, TileNotRenderableError } from '../../../local/server/page/render/errors.js';
 import { type GdalTool, runGdal } from '../../../local/server/page/render/gdal-tools.js';
@@ -200,7 +201,7 @@ describe('the page renderer draws a run tiles with GDAL, cached and bounded', ()
       return '';
     };
     const page = createPage(hub, { gdal: stuck, concurrency: 2, queueLimit: 3 });
-    const api = await startApiServer(hub, 0, page.handle);
+    const api = await startApiServer(hubRunControl(hub), 0, page.handle);
     try {
       const renders = runs.rgb.tiles
         .slice(0, 10)

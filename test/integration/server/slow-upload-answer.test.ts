@@ -5,6 +5,7 @@ import { uploadToUp } from '../../../local/cli/upload-to-up.js';
 import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { type ApiServer, startApiServer } from '../../../local/server/api-server.js';
 import { tokenGate } from '../../../local/server/auth.js';
+import { hubRunControl } from '../../../local/server/hub-run-control.js';
 import { UPLOAD_LIMITS } from '../../../local/server/receive-upload.js';
 import { newUpSecret, writeUpToken } from '../../../local/server/up-token.js';
 import { startTestHub } from '../../support/hub.js';
@@ -47,11 +48,12 @@ async function slowUp(progressEveryMs: number): Promise<{ api: ApiServer; port: 
   };
   // The real gate: the client checks the server's proof of the token before it sends the file.
   const secrets = { token: newUpSecret(), session: newUpSecret() };
-  const api = await startApiServer(slowHub, 0, undefined, (p) => tokenGate(secrets, p), {
-    ...UPLOAD_LIMITS,
-    bodyIdleMs: 10_000,
-    progressEveryMs,
-  });
+  const api = await startApiServer(
+    hubRunControl(slowHub, { ...UPLOAD_LIMITS, bodyIdleMs: 10_000, progressEveryMs }),
+    0,
+    undefined,
+    (p) => tokenGate(secrets, p),
+  );
   const port = Number(new URL(api.url).port);
   const remove = await writeUpToken(port, { url: api.url, token: secrets.token, pid: process.pid }, env);
   // The server goes on storing after a client gave up; its copy goes once it is done.

@@ -12,6 +12,7 @@ import type { LocalHub } from '../../../local/hub/local-hub.js';
 import { OPERATOR } from '../../../local/iam/local-iam.js';
 import { type ApiServer, startApiServer } from '../../../local/server/api-server.js';
 import { tokenGate } from '../../../local/server/auth.js';
+import { hubRunControl } from '../../../local/server/hub-run-control.js';
 import { UPLOAD_LIMITS } from '../../../local/server/receive-upload.js';
 import { newUpSecret, writeUpToken } from '../../../local/server/up-token.js';
 import { startTestHub } from '../../support/hub.js';
@@ -32,10 +33,9 @@ beforeAll(async () => {
     workerEnv: { GEOHUB_OUTPUT_MIRROR_DIR: root, GEOHUB_OUTPUT_MIRROR_PER_RUN: '1' },
   });
   const secrets = { token: newUpSecret(), session: newUpSecret() };
-  api = await startApiServer(hub, 0, undefined, (p) => tokenGate(secrets, p), {
-    ...UPLOAD_LIMITS,
-    mirrorRoot: root,
-  });
+  api = await startApiServer(hubRunControl(hub, { ...UPLOAD_LIMITS, mirrorRoot: root }), 0, undefined, (p) =>
+    tokenGate(secrets, p),
+  );
   port = Number(new URL(api.url).port);
   removeToken = await writeUpToken(
     port,
@@ -89,7 +89,7 @@ describe("geohub up mirrors the tiles of a `geohub run`'s run only, for that run
     const up = lookup && 'found' in lookup ? lookup.found : undefined;
     expect(up?.mirror).toBe(root);
     const out = await prepareOutputDir(join(tempDir('geohub-up-mirror-out-'), 'out'), false);
-    await copyFromUp(up!.operator, copied, out, up!.mirror);
+    await copyFromUp(up!.operator, copied, out, { mirrorRoot: up!.mirror });
     expect(existsSync(join(root, copied))).toBe(false);
     // What --out holds is the objects (the mirror is used only where it is the object).
     let tiles = 0;

@@ -55,6 +55,14 @@ const runMap = createRunMap(L, $('map'));
 const story = createRunStory($('run-story'));
 const workersPanel = createWorkersPanel($('workers'), $('queues'));
 setText($('stack'), `local stack · ${location.host}`);
+// A deployed stage (`geohub console`): its name in the header; its workers are Fargate tasks.
+getJson('/api/target')
+  .then((target) => {
+    if (target.kind !== 'stage') return;
+    setText($('stack'), `stage ${target.stage} · ${target.region} · ${location.host}`);
+    workersPanel.onFargate();
+  })
+  .catch(() => {});
 
 const selectedRun = () => state.runs.find((r) => r.runId === state.selectedId);
 

@@ -8,7 +8,12 @@ export function createWorkersPanel(table, queuesList) {
   const dead = el('dd', { id: 'dlq-depth' });
   queuesList.append(el('dt', {}, 'Work queue'), work, el('dt', {}, 'Dead-letter queue'), dead);
 
+  let fargate = false;
   return {
+    /** The workers are a deployed stage's Fargate tasks: not listed here (the ECS console has them). */
+    onFargate() {
+      fargate = true;
+    },
     renderWorkers(workers, now = Date.now()) {
       const rows = workers.map((w) => {
         const doing = w.doing ?? {};
@@ -27,8 +32,12 @@ export function createWorkersPanel(table, queuesList) {
           el('td', { className: 'num' }, doing.at ? formatDuration(now - Date.parse(doing.at)) : '–'),
         );
       });
-      if (rows.length === 0)
-        rows.push(el('tr', {}, el('td', { colspan: 6, className: 'muted' }, 'no worker running')));
+      if (rows.length === 0) {
+        const why = fargate
+          ? "the stage's workers are Fargate tasks: see the ECS console"
+          : 'no worker running';
+        rows.push(el('tr', {}, el('td', { colspan: 6, className: 'muted' }, why)));
+      }
       tbody.replaceChildren(...rows);
     },
     renderQueues(queues) {

@@ -148,13 +148,15 @@ describe('the action table (Service Authorization Reference)', () => {
       },
       ecs: { cluster: 'c', service: 's' },
       lambda: { FunctionName: 'f' },
+      cloudformation: { StackName: 'geohub-dev' },
     };
     const typeOf = (resource: string): string => {
       if (resource.startsWith('arn:aws:s3:::')) return resource.includes('/') ? 'object' : 'bucket';
       if (resource.includes(':table/')) return resource.includes('/index/') ? 'index' : 'table';
       return (
-        { sqs: 'queue', lambda: 'function', ecs: 'service' }[resource.split(':')[2] ?? ''] ??
-        (resource.includes(':execution:') ? 'execution' : 'stateMachine')
+        { sqs: 'queue', lambda: 'function', ecs: 'service', cloudformation: 'stack' }[
+          resource.split(':')[2] ?? ''
+        ] ?? (resource.includes(':execution:') ? 'execution' : 'stateMachine')
       );
     };
     for (const [service, operations] of Object.entries(ACTION_TABLE)) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPERATOR_POLICY, operatorStatements } from '../../../../local/iam/operator-policy.js';
 import { templateRoles } from '../../../../local/iam/template-roles.js';
 import { readServerlessDocument } from '../../../../local/stack/serverless-document.js';
 import {
@@ -25,5 +26,17 @@ describe('the roles the local stack enforces', () => {
     const principals = roles.flatMap((r) => r.principals);
     expect(principals.sort()).toEqual([...HANDLER_FILES, 'state-machine', 'worker'].sort());
     for (const role of roles) expect(role.principals.length, role.logicalId).toBeLessThanOrEqual(1);
+  });
+
+  it('give the operator the packaged template’s managed policy, exported for the operators of a stage', () => {
+    const policies = ofType(template, 'AWS::IAM::ManagedPolicy');
+    expect(policies.map(([id]) => id)).toEqual([OPERATOR_POLICY]);
+    const document = policies[0]![1].Properties!.PolicyDocument as { Statement: unknown[] };
+    expect(operatorStatements(readServerlessDocument(), { stage: STAGE, region: REGION })).toEqual(
+      document.Statement,
+    );
+    expect((template.Outputs as Record<string, { Value: unknown }>).OperatorPolicyArn?.Value).toEqual({
+      Ref: OPERATOR_POLICY,
+    });
   });
 });

@@ -1,12 +1,17 @@
-import { cancelRun } from '../../lib/coordination/cancel-run.js';
-import type { Ledger } from '../../lib/ledger/ledger.js';
-import type { RunRecord } from '../../lib/model/run.js';
-import type { LocalExecutions } from '../statemachine/local-executions.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { RunRecord } from '../model/run.js';
+import { cancelRun } from './cancel-run.js';
+
+/** The two things a cancel asks of Step Functions (local executions, or the service itself). */
+export interface StoppableExecutions {
+  isRunning(executionArn: string): Promise<boolean>;
+  stop(executionArn: string): Promise<void>;
+}
 
 export interface OperatorCancelDeps {
   /** The operator's ledger: its writes are checked against the operator policy. */
-  readonly ledger: Ledger;
-  readonly executions: Pick<LocalExecutions, 'get' | 'stop'>;
+  readonly ledger: Pick<Ledger, 'getRun' | 'updateRun'>;
+  readonly executions: StoppableExecutions;
 }
 
 /**
@@ -21,8 +26,8 @@ export async function operatorCancel(
 ): Promise<RunRecord | undefined> {
   const run = await deps.ledger.getRun(runId);
   if (!run) return undefined;
-  const execution = run.executionArn ? deps.executions.get(run.executionArn) : undefined;
-  if (execution?.status === 'RUNNING') await deps.executions.stop(execution.executionArn);
+  if (run.executionArn && (await deps.executions.isRunning(run.executionArn)))
+    await deps.executions.stop(run.executionArn);
   else await cancelRun(deps.ledger, run.runId, 'cancelled by an operator');
   return deps.ledger.getRun(runId);
 }

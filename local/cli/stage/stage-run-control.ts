@@ -1,0 +1,43 @@
+import { operatorCancel } from '../../../lib/coordination/operator-cancel.js';
+import type { RunControl } from '../../server/run-control.js';
+import type { StageServices } from './stage-services.js';
+
+/**
+ * A deployed stage as the page's API acts on it (`geohub console --stage`): the ledger and the
+ * bucket read with the operator's credentials, Step Functions' view of each execution, cancel
+ * and re-drive as the CLI does them. The workers run on Fargate: no pool, no scratch to show.
+ */
+export function stageRunControl(services: StageServices): RunControl {
+  const { aws, executions, target } = services;
+  return {
+    target: { kind: 'stage', stage: target.stage, region: target.region },
+    ledger: aws.ledger,
+    store: aws.store,
+    chain: aws.chain,
+    async execution(arn) {
+      const e = await executions.describe(arn);
+      return e ? { status: e.status, error: e.error, cause: e.cause } : undefined;
+    },
+    // The page asks again; Step Functions has no call that waits for an end.
+    waitForEnd: async () => {},
+    cancel: (runId) =>
+      operatorCancel(
+        {
+          ledger: aws.ledger,
+          executions: {
+            isRunning: async (arn) => (await executions.describe(arn))?.status === 'RUNNING',
+            stop: (arn) => executions.stop(arn, 'cancelled by an operator (geohub console)'),
+          },
+        },
+        runId,
+      ),
+    redrive: (runId) => services.redrive(runId),
+    debris: () => undefined,
+    workers: () => [],
+    capacity: () => undefined,
+    queues: async () => {
+      const [work, deadLetters] = await Promise.all([aws.queue.depth(), aws.deadLetters.depth()]);
+      return { work, deadLetters };
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { basename } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Ledger } from '../../../lib/ledger/ledger.js';
+import { runIdFor } from '../../../lib/model/ids.js';
+import type { ObjectStore } from '../../../lib/store/object-store.js';
+import { uploadFileMultipart } from '../../../lib/store/s3-multipart-upload.js';
+import { incomingKey } from '../../hub/incoming-key.js';
+import { CliError } from '../cli-error.js';
+import type { InputFile } from '../input-file.js';
+import type { SubmitOptions, SubmitResult } from '../operator/operator.js';
+
+/** How long the upload's event may take to become a run (S3 → on-upload → the ledger). */
+const RUN_APPEARS_MS = 90_000;
+const POLL_MS = 500;
+
+export interface SubmitDeps {
+  readonly store: ObjectStore;
+  readonly s3: S3Client;
+  readonly ledger: Pick<Ledger, 'getRun'>;
+  readonly now: () => number;
+}
+
+/**
+ * A file uploaded to a stage as a user would with the AWS CLI: its job sidecar first, then the
+ * file (multipart, with progress) under incoming/, whose S3 event starts the run. The run's id is
+ * the object version's (lib/model/ids.ts), so the run is found by it, not guessed.
+ */
+export async function submitToStage(
+  deps: SubmitDeps,
+  input: InputFile,
+  options: SubmitOptions,
+): Promise<SubmitResult & { executionArn?: string }> {
+  const key = incomingKey(basename(input.path));
+  if (options.zoom !== undefined)
+    await deps.store.putText(`${key}.job.json`, JSON.stringify({ zoom: options.zoom }));
+  const done = await uploadFileMultipart(deps.s3, deps.store.bucket, key, input.path, {
+    onProgress: options.onSent,
+  });
+  const runId = runIdFor({
+    bucket: deps.store.bucket,
+    key,
+    version: done.versionId ?? done.etag.replace(/"/g, ''),
+  });
+  const until = deps.now() + RUN_APPEARS_MS;
+  for (;;) {
+    const run = await deps.ledger.getRun(runId);
+    if (run?.status === 'FAILED' && !run.executionArn)
+      return { outcome: 'rejected', runId, reason: run.reason };
+    if (run?.executionArn) return { outcome: 'started', runId, executionArn: run.executionArn };
+    if (deps.now() > until) {
+      throw new CliError(
+        `uploaded s3://${deps.store.bucket}/${key}, but no run ${runId} appeared within ${RUN_APPEARS_MS / 1000} s: check the bucket's event notification and the on-upload function's logs`,
+      );
+    }
+    await sleep(POLL_MS);
+  }
+}

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { awsEnvFor } from '../../local/hub/control-plane/hub-control-plane.js';
+import type { LocalHub } from '../../local/hub/local-hub.js';
+import { OPERATOR } from '../../local/iam/local-iam.js';
+import { OPERATOR_POLICY } from '../../local/iam/operator-policy.js';
+import { readServerlessDocument } from '../../local/stack/serverless-document.js';
+import { ADMINISTRATOR } from '../../local/stack/stack.js';
+import { runCli } from '../support/cli.js';
+import { startTestHub } from '../support/hub.js';
+import { seedLedgerRun } from '../support/ledger-run.js';
+import { tempDir } from '../support/temp-dir.js';
+
+// Each statement of the stack's operator policy, removed in turn: the CLI step that needs it
+// fails, in one line that names the permission. A statement no step needs would be a grant
+// nobody uses; a step that needs more than the policy fails stage-operator.test.ts.
+const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
+
+type Statement = { Sid: string; Action: string | string[] };
+type Doc = {
+  resources: { Resources: Record<string, { Properties: { PolicyDocument: { Statement: Statement[] } } }> };
+};
+
+/** What a step needs before it runs: nothing, a finished run, or a run whose execution never started. */
+type Needs = 'nothing' | 'finished run' | 'idle run';
+const STEPS: Record<string, { needs: Needs; args: (runId: string) => string[] }> = {
+  FindStack: { needs: 'nothing', args: () => ['status'] },
+  Upload: { needs: 'nothing', args: () => ['submit', RGB, '--zoom', '5'] },
+  ReadOutputs: {
+    needs: 'finished run',
+    args: (runId) => ['get', runId, '--out', join(tempDir('geohub-policy-'), 'o')],
+  },
+  ListOutputs: { needs: 'finished run', args: (runId) => ['verify', runId] },
+  ReadRuns: { needs: 'finished run', args: (runId) => ['status', runId] },
+  CancelIdleRun: { needs: 'idle run', args: (runId) => ['cancel', runId] },
+  QueueDepths: { needs: 'nothing', args: () => ['status'] },
+  StopRuns: { needs: 'finished run', args: (runId) => ['status', runId] },
+  Redrive: { needs: 'nothing', args: () => ['redrive'] },
+};
+
+const statements = () =>
+  (readServerlessDocument() as Doc).resources.Resources[OPERATOR_POLICY]!.Properties.PolicyDocument.Statement;
+
+/** serverless.yml with one statement of the operator policy left out. */
+function without(sid: string): unknown {
+  const doc = structuredClone(readServerlessDocument()) as Doc;
+  const policy = doc.resources.Resources[OPERATOR_POLICY]!.Properties.PolicyDocument;
+  policy.Statement = policy.Statement.filter((s) => s.Sid !== sid);
+  return doc;
+}
+
+async function prepare(hub: LocalHub, needs: Needs): Promise<string> {
+  if (needs === 'idle run') return (await seedLedgerRun(hub.principal(ADMINISTRATOR).ledger, 1, 16)).runId;
+  if (needs === 'nothing') return '';
+  const started = await hub.upload(RGB, { job: { zoom: 5 } });
+  if (started.outcome !== 'started') throw new Error(`not started: ${JSON.stringify(started)}`);
+  await hub.executions.wait(started.executionArn);
+  return started.runId;
+}
+
+describe('the operator policy: every statement is needed by a step of the CLI on a stage', () => {
+  it('names a step for every statement of the template’s policy', () => {
+    expect(
+      statements()
+        .map((s) => s.Sid)
+        .sort(),
+    ).toEqual(Object.keys(STEPS).sort());
+  });
+
+  for (const [sid, step] of Object.entries(STEPS)) {
+    it(`without ${sid}, a step fails in one line naming the permission`, async () => {
+      const statement = statements().find((s) => s.Sid === sid)!;
+      const actions = [statement.Action].flat();
+      const hub = await startTestHub({ workers: 1, controlPlane: true, iamDocument: without(sid) });
+      try {
+        const runId = await prepare(hub, step.needs);
+        const env = { ...awsEnvFor(hub.stack, hub.controlPlane!, OPERATOR), AWS_PROFILE: '' };
+        const r = await runCli([...step.args(runId), '--stage', 'local'], env);
+        expect(r.code, r.stdout).toBe(1);
+        const lines = r.stderr.trim().split('\n');
+        expect(lines, r.stderr).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(`^geohub: stage local: .*missing permission (${actions.join('|')}) on arn:aws:`),
+        );
+      } finally {
+        await hub.stop();
+      }
+    });
+  }
+});
