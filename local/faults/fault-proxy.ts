@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { GateVerdict, IamGate } from '../iam/iam-gate.js';
-import { completesUpload, versionOfWrite } from '../stack/versioned-events.js';
+import { versionInBody, versionOfWrite } from '../stack/versioned-events.js';
 import type { InjectedAnswer } from './aws-error-shapes.js';
 import type { FaultDecider, Verdict } from './fault-decider.js';
 import { admit, boundedBody, type FrontDoor, readBody } from './front-door.js';
@@ -101,7 +101,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     else body.pipe(upstream);
   };
 
-  // A completed multipart upload's reply is a few hundred bytes of XML: read whole, its ETag names the version.
+  // A completed multipart upload's or a copy's reply is a few hundred bytes of XML: read whole, its ETag names the version.
   const passVersioned = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -129,7 +129,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       reply.pipe(res);
       reply.once('end', () => verdict.done?.());
     };
-    if (status !== 200 || !completesUpload(request.method, request.url)) return send();
+    if (status !== 200 || !versionInBody(request.method, request.url, request.copySource)) return send();
     const chunks: Buffer[] = [];
     reply.on('data', (c: Buffer) => chunks.push(c));
     reply.once('end', () => send(Buffer.concat(chunks)));

@@ -33,6 +33,11 @@ const S3: Record<string, Rule> = {
   UploadPart: onObject('s3:PutObject'),
   CompleteMultipartUpload: onObject('s3:PutObject'),
   AbortMultipartUpload: onObject('s3:AbortMultipartUpload'),
+  // A copy writes its target and reads its source (a named version: GetObjectVersion).
+  CopyObject: (p, arn) => [
+    { action: 's3:PutObject', resource: object(p, arn) },
+    ...getObject((p.CopySource ?? {}) as Params, arn),
+  ],
   ListParts: onObject('s3:ListMultipartUploadParts'),
   DeleteObject: (p, arn) => [
     { action: has(p, 'VersionId') ? 's3:DeleteObjectVersion' : 's3:DeleteObject', resource: object(p, arn) },

@@ -43,7 +43,24 @@ function s3Call(request: RequestInfo): ApiCall {
   const Bucket = decodeURIComponent(bucket);
   const Key = rest.map(decodeURIComponent).join('/');
   const VersionId = q.get('versionId') ?? undefined;
-  const params = { Bucket, ...(Key ? { Key } : {}), ...(VersionId ? { VersionId } : {}) };
+  // A copy names its source in a header: `bucket/key`, URL-encoded, with `?versionId=` for a version.
+  const copy = header(request, 'x-amz-copy-source');
+  const [source = '', sourceQuery = ''] = (copy ?? '').replace(/^\//, '').split('?');
+  const [sourceBucket = '', ...sourceKey] = source.split('/');
+  const sourceVersion = new URLSearchParams(sourceQuery).get('versionId');
+  const CopySource = copy
+    ? {
+        Bucket: decodeURIComponent(sourceBucket),
+        Key: decodeURIComponent(sourceKey.join('/')),
+        ...(sourceVersion ? { VersionId: sourceVersion } : {}),
+      }
+    : undefined;
+  const params = {
+    Bucket,
+    ...(Key ? { Key } : {}),
+    ...(VersionId ? { VersionId } : {}),
+    ...(CopySource ? { CopySource } : {}),
+  };
   const call = (operation: string): ApiCall => ({ service: 's3', operation, params });
   const method = request.method.toUpperCase();
   if (!Bucket) return call('ListBuckets');

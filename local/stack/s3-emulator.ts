@@ -17,6 +17,22 @@ function encodeKey(record: unknown): unknown {
 }
 
 /**
+ * S3's ObjectCreated:Copy record carries the new object's ETag, as its other records do; s3rver's
+ * leaves it out. Read from the copy's metadata: the run's source is pinned by it.
+ */
+async function withCopyEtag(store: MetadataMd5Store, record: unknown): Promise<unknown> {
+  const r = record as {
+    eventName?: string;
+    s3?: { bucket?: { name?: string }; object?: { key?: string; eTag?: string } };
+  };
+  const o = r.s3?.object;
+  if (r.eventName !== 'ObjectCreated:Copy' || !o?.key || o.eTag) return record;
+  const metadata = await store.getMetadata(r.s3?.bucket?.name ?? '', o.key).catch(() => undefined);
+  const etag = typeof metadata?.etag === 'string' ? (JSON.parse(metadata.etag) as string) : undefined;
+  return etag ? { ...r, s3: { ...r.s3, object: { ...o, eTag: etag } } } : record;
+}
+
+/**
  * s3rver on a port it binds itself (port 0), answering only requests that name this start's
  * access key id: s3rver serves anonymous requests, and checks a SigV4 request's key id but
  * not its signature.
@@ -38,8 +54,14 @@ export async function startS3(
     ctx.body =
       '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
   });
+  // In order, as they came: a copy's record waits for its ETag to be read.
+  let delivered = Promise.resolve();
   server.on('event', (event) => {
-    for (const record of event.Records) onEvent(encodeKey(record));
+    for (const record of event.Records) {
+      delivered = delivered
+        .then(async () => onEvent(encodeKey(await withCopyEtag(server.store as MetadataMd5Store, record))))
+        .catch(() => {});
+    }
   });
   const { port } = await server.run();
   return { port, stop: () => server.close() };

@@ -31,32 +31,41 @@ export function withVersionId(record: unknown): unknown {
   return { ...r, s3: { ...r.s3, object: { ...o, versionId } } };
 }
 
-/** The object a write request names (path-style: /bucket/key), if it is one S3 answers with a version. */
+/**
+ * The object a write request names (path-style: /bucket/key), if it is one S3 answers with a
+ * version; `inBody`: the reply names the new object's ETag in its XML body (a completed multipart
+ * upload, a copy), not in its ETag header.
+ */
 function writtenObject(
   method: string,
   url: string,
-): { bucket: string; key: string; complete: boolean } | undefined {
+  copySource?: string,
+): { bucket: string; key: string; inBody: boolean } | undefined {
   const [path = '', query = ''] = url.split('?');
   const [bucket = '', ...rest] = path.replace(/^\//, '').split('/');
   if (!bucket || rest.length === 0) return undefined;
   const q = new URLSearchParams(query);
   const complete = method === 'POST' && q.has('uploadId');
   if (!complete && !(method === 'PUT' && [...q.keys()].every((k) => k === 'x-id'))) return undefined;
-  return { bucket: decodeURIComponent(bucket), key: rest.map(decodeURIComponent).join('/'), complete };
+  return {
+    bucket: decodeURIComponent(bucket),
+    key: rest.map(decodeURIComponent).join('/'),
+    inBody: complete || Boolean(copySource),
+  };
 }
 
 /**
- * The `x-amz-version-id` a versioned bucket answers a PutObject or CompleteMultipartUpload with
- * (the same id the upload's event carries), from the reply's ETag: its header for a PUT, its
- * XML body for a completed multipart upload. Undefined for any other request or reply.
+ * The `x-amz-version-id` a versioned bucket answers a PutObject, CompleteMultipartUpload or
+ * CopyObject with (the same id the write's event carries), from the reply's ETag: its header for
+ * a PUT, its XML body for the others. Undefined for any other request or reply.
  */
 export function versionOfWrite(
   request: { method: string; url: string; copySource?: string },
   reply: { status: number; etag?: string; body?: string },
 ): string | undefined {
-  const object = request.copySource ? undefined : writtenObject(request.method.toUpperCase(), request.url);
+  const object = writtenObject(request.method.toUpperCase(), request.url, request.copySource);
   if (!object || reply.status !== 200) return undefined;
-  const etag = object.complete
+  const etag = object.inBody
     ? /<ETag>([^<]+)<\/ETag>/
         .exec(reply.body ?? '')?.[1]
         ?.replaceAll('&quot;', '"')
@@ -65,6 +74,6 @@ export function versionOfWrite(
   return etag ? localVersionId(object.bucket, object.key, etag) : undefined;
 }
 
-/** A completed multipart upload's reply must be read to name its version (its ETag is in the body). */
-export const completesUpload = (method: string, url: string) =>
-  writtenObject(method.toUpperCase(), url)?.complete === true;
+/** A reply that must be read to name the version (its ETag is in the body). */
+export const versionInBody = (method: string, url: string, copySource?: string) =>
+  writtenObject(method.toUpperCase(), url, copySource)?.inBody === true;

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { awsEnvFor } from '../../local/hub/control-plane/hub-control-plane.js';
 import type { LocalHub } from '../../local/hub/local-hub.js';
@@ -16,7 +18,7 @@ import { tempDir } from '../support/temp-dir.js';
 // nobody uses; a step that needs more than the policy fails stage-operator.test.ts.
 const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathname;
 
-type Statement = { Sid: string; Action: string | string[] };
+type Statement = { Sid: string; Action: string | string[]; Effect?: string; Resource?: unknown };
 type Doc = {
   resources: { Resources: Record<string, { Properties: { PolicyDocument: { Statement: Statement[] } } }> };
 };
@@ -87,4 +89,45 @@ describe('the operator policy: every statement is needed by a step of the CLI on
       }
     });
   }
+
+  // A source already in S3 is copied server-side: the operator's identity needs to read it (their
+  // own policy for their data, not the stack's), and is told in one line when it may not.
+  it('submit s3://… copies a readable source and runs it; an unreadable one is one line naming the read', async () => {
+    const doc = structuredClone(readServerlessDocument()) as Doc;
+    doc.resources.Resources[OPERATOR_POLICY]!.Properties.PolicyDocument.Statement.push({
+      Sid: 'OwnSurveyData',
+      Effect: 'Allow',
+      Action: 's3:GetObject',
+      Resource: 'arn:aws:s3:::survey-data/granted/*',
+    } as Statement);
+    const hub = await startTestHub({ workers: 1, controlPlane: true, iamDocument: doc });
+    try {
+      const admin = hub.principal(ADMINISTRATOR).clients.s3;
+      await admin.send(new CreateBucketCommand({ Bucket: 'survey-data' }));
+      for (const key of ['granted/RGB.byte.tif', 'private/RGB.byte.tif'])
+        await admin.send(new PutObjectCommand({ Bucket: 'survey-data', Key: key, Body: readFileSync(RGB) }));
+      const env = { ...awsEnvFor(hub.stack, hub.controlPlane!, OPERATOR), AWS_PROFILE: '' };
+      const r = await runCli(
+        ['submit', 's3://survey-data/granted/RGB.byte.tif', '--zoom', '7', '--stage', 'local', '--json'],
+        env,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const { runId, outcome } = JSON.parse(r.stdout) as { runId: string; outcome: string };
+      expect(outcome).toBe('started');
+      const run = await hub.ledger.getRun(runId);
+      await hub.executions.wait(run!.executionArn!);
+      expect((await hub.ledger.getRun(runId))?.status).toBe('SUCCEEDED');
+      expect(run!.source.key).toMatch(/^incoming\/\d+\/RGB\.byte\.tif$/);
+      const refused = await runCli(
+        ['submit', 's3://survey-data/private/RGB.byte.tif', '--stage', 'local'],
+        env,
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe(
+        "geohub: stage local: missing permission s3:GetObject on arn:aws:s3:::survey-data/private/RGB.byte.tif: attach the stack's operator policy (its output OperatorPolicyArn) to your identity",
+      );
+    } finally {
+      await hub.stop();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { RedriveReport } from '../../../lib/coordination/redrive.js';
 import type { ExecutionLink } from '../../../lib/ledger/execution-chain.js';
 import type { RunRecord } from '../../../lib/model/run.js';
+import type { S3ObjectRef } from '../../../lib/store/s3-copy.js';
 import type { CapacityView } from '../../hub/capacity-controller.js';
 import type { InputFile } from '../input-file.js';
 import type { OutputDir } from '../output-dir.js';
@@ -54,6 +55,8 @@ export interface Operator {
   /** Where it acts, in the user's terms: "geohub up on 127.0.0.1:4747", "stage dev in eu-west-1". */
   readonly where: string;
   submit(input: InputFile, options: SubmitOptions): Promise<SubmitResult>;
+  /** Starts a run from an object already in S3, copied server-side (a deployed stage only). */
+  submitObject?(object: S3ObjectRef, options: SubmitOptions): Promise<SubmitResult>;
   runs(): Promise<RunView[]>;
   /** The work queue's and the dead-letter queue's messages, waiting and in flight. */
   queues(): Promise<QueueDepths>;

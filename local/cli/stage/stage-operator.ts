@@ -5,7 +5,7 @@ import { ENDED_RUN_STATUSES, type RunRecord } from '../../../lib/model/run.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
 import { CliError } from '../cli-error.js';
 import { copyRunOutputs } from '../copy-outputs.js';
-import type { Operator, RunView } from '../operator/operator.js';
+import type { Operator, RunView, SubmitOptions } from '../operator/operator.js';
 import { stageError } from './stage-errors.js';
 import type { StageServices } from './stage-services.js';
 import { submitToStage } from './submit-to-stage.js';
@@ -56,14 +56,15 @@ export function stageOperator(services: StageServices, now = Date.now): Operator
       })),
     };
   };
+  const submit = (source: Parameters<typeof submitToStage>[1], options: SubmitOptions) =>
+    submitToStage({ store, s3: aws.clients.s3, ledger, now }, source, options).then((r) => ({
+      ...r,
+      ...(r.executionArn ? { console: consoleLink(target.region, r.executionArn) } : {}),
+    }));
   return {
     where: `stage ${target.stage} in ${target.region}`,
-    submit: guarded((input, options) =>
-      submitToStage({ store, s3: aws.clients.s3, ledger, now }, input, options).then((r) => ({
-        ...r,
-        ...(r.executionArn ? { console: consoleLink(target.region, r.executionArn) } : {}),
-      })),
-    ),
+    submit: guarded((file, options) => submit({ file }, options)),
+    submitObject: guarded((object, options) => submit({ object }, options)),
     runs: guarded(async () => ledger.listRuns(100)),
     queues: guarded(async () => {
       const [work, deadLetters] = await Promise.all([aws.queue.depth(), aws.deadLetters.depth()]);

@@ -1,5 +1,5 @@
 import { operatorCancel } from '../../../lib/coordination/operator-cancel.js';
-import type { RunControl } from '../../server/run-control.js';
+import type { ExecutionSnapshot, RunControl } from '../../server/run-control.js';
 import type { StageServices } from './stage-services.js';
 
 /**
@@ -9,14 +9,22 @@ import type { StageServices } from './stage-services.js';
  */
 export function stageRunControl(services: StageServices): RunControl {
   const { aws, executions, target } = services;
+  // An ended execution never changes: described once. The page polls every run's view, and Step
+  // Functions allows some 20 DescribeExecution calls a second per account and region.
+  const ended = new Map<string, ExecutionSnapshot>();
   return {
     target: { kind: 'stage', stage: target.stage, region: target.region },
     ledger: aws.ledger,
     store: aws.store,
     chain: aws.chain,
     async execution(arn) {
+      const known = ended.get(arn);
+      if (known) return known;
       const e = await executions.describe(arn);
-      return e ? { status: e.status, error: e.error, cause: e.cause } : undefined;
+      if (!e) return undefined;
+      const snapshot = { status: e.status, error: e.error, cause: e.cause };
+      if (e.status !== 'RUNNING' && e.status !== 'PENDING_REDRIVE') ended.set(arn, snapshot);
+      return snapshot;
     },
     // The page asks again; Step Functions has no call that waits for an end.
     waitForEnd: async () => {},

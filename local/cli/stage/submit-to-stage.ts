@@ -4,6 +4,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Ledger } from '../../../lib/ledger/ledger.js';
 import { runIdFor } from '../../../lib/model/ids.js';
 import type { ObjectStore } from '../../../lib/store/object-store.js';
+import { copyObject, type S3ObjectRef } from '../../../lib/store/s3-copy.js';
 import { uploadFileMultipart } from '../../../lib/store/s3-multipart-upload.js';
 import { incomingKey } from '../../hub/incoming-key.js';
 import { CliError } from '../cli-error.js';
@@ -23,20 +24,24 @@ export interface SubmitDeps {
 
 /**
  * A file uploaded to a stage as a user would with the AWS CLI: its job sidecar first, then the
- * file (multipart, with progress) under incoming/, whose S3 event starts the run. The run's id is
+ * file (multipart, with progress) under incoming/, whose S3 event starts the run (or an object
+ * already in S3, copied there server-side). The run's id is
  * the object version's (lib/model/ids.ts), so the run is found by it, not guessed.
  */
 export async function submitToStage(
   deps: SubmitDeps,
-  input: InputFile,
+  source: { readonly file: InputFile } | { readonly object: S3ObjectRef },
   options: SubmitOptions,
 ): Promise<SubmitResult & { executionArn?: string }> {
-  const key = incomingKey(basename(input.path));
+  const key = incomingKey(basename('file' in source ? source.file.path : source.object.key));
   if (options.zoom !== undefined)
     await deps.store.putText(`${key}.job.json`, JSON.stringify({ zoom: options.zoom }));
-  const done = await uploadFileMultipart(deps.s3, deps.store.bucket, key, input.path, {
-    onProgress: options.onSent,
-  });
+  const done =
+    'file' in source
+      ? await uploadFileMultipart(deps.s3, deps.store.bucket, key, source.file.path, {
+          onProgress: options.onSent,
+        })
+      : await copyObject(deps.s3, source.object, { bucket: deps.store.bucket, key });
   const runId = runIdFor({
     bucket: deps.store.bucket,
     key,

@@ -29,6 +29,24 @@ describe('the action table (Service Authorization Reference)', () => {
     }
   });
 
+  it('authorises a copy as a write of its target and a read of its source (a version: GetObjectVersion)', () => {
+    expect(
+      needs('s3', 'CopyObject', {
+        Bucket: BUCKET,
+        Key: 'incoming/1/a.tif',
+        CopySource: { Bucket: 'survey', Key: 'a.tif', VersionId: 'v1' },
+      }),
+    ).toEqual([
+      { action: 's3:PutObject', resource: `arn:aws:s3:::${BUCKET}/incoming/1/a.tif` },
+      { action: 's3:GetObjectVersion', resource: 'arn:aws:s3:::survey/a.tif' },
+    ]);
+    expect(
+      needs('cloudformation', 'DescribeStacks', { StackName: 'geohub-dev' }).map((n) => n.resource),
+    ).toEqual([
+      `arn:aws:cloudformation:us-east-1:${ACCOUNT}:stack/geohub-dev/6f1c3a2e-0000-4000-8000-000000000000`,
+    ]);
+  });
+
   it('authorises every item of a TransactWriteItems with its own action, on its table', () => {
     expect(
       needs('dynamodb', 'TransactWriteItems', {

@@ -28,6 +28,18 @@ describe('decoding a stand-in request into the API call it makes', () => {
     expect(op('PUT', '/b/k?tagging')).toBe('PutObject?tagging');
   });
 
+  it('reads a copy’s source from its header, version included: IAM judges the read of it too', () => {
+    const call = decodeRequest(
+      's3',
+      req('PUT', '/data/incoming/1/a.tif', { 'x-amz-copy-source': 'survey/granted/a%20b.tif?versionId=v2' }),
+    );
+    expect(call.params).toEqual({
+      Bucket: 'data',
+      Key: 'incoming/1/a.tif',
+      CopySource: { Bucket: 'survey', Key: 'granted/a b.tif', VersionId: 'v2' },
+    });
+  });
+
   it('keeps "../" in a key as S3 does (a URL parser would resolve it, and IAM would judge another ARN)', () => {
     expect(decodeRequest('s3', req('PUT', '/b/incoming/../../escape.tif')).params).toEqual({
       Bucket: 'b',
