@@ -3,7 +3,6 @@ import type { RedriveReport } from '../../../lib/coordination/redrive.js';
 import { readUpToken } from '../../server/up-token.js';
 import { callApi, upSession } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { copyFromUp } from '../copy-from-up.js';
 import { uploadToUp } from '../upload-to-up.js';
 import type { Operator, QueueDepths, RunView, SubmitResult, VerifyView } from './operator.js';
 
@@ -33,7 +32,9 @@ export function upOperator(port: number, env: NodeJS.ProcessEnv): Operator {
       await upSession(port, env);
       const operator = (await readUpToken(port, env))?.operator;
       if (!operator) throw new CliError(`the geohub up on 127.0.0.1:${port} gives no operator key`);
-      // The mirror is `geohub run`'s, removed once copied: a download reads the bucket.
+      // The mirror is `geohub run`'s, removed once copied: a download reads the bucket. The SDK
+      // clients load here, not with every command (test/e2e/cli-start-modules.test.ts).
+      const { copyFromUp } = await import('../copy-from-up.js');
       return copyFromUp(operator, runId, out, { resume });
     },
     close() {},
