@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { operatorCancel } from '../../../lib/coordination/operator-cancel.js';
 import { countClaims } from '../../../lib/ledger/tile-records.js';
 import { ENDED_RUN_STATUSES, type RunRecord } from '../../../lib/model/run.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
@@ -66,23 +65,11 @@ export function stageOperator(services: StageServices, now = Date.now): Operator
     submit: guarded((file, options) => submit({ file }, options)),
     submitObject: guarded((object, options) => submit({ object }, options)),
     runs: guarded(async () => ledger.listRuns(100)),
-    queues: guarded(async () => {
-      const [work, deadLetters] = await Promise.all([aws.queue.depth(), aws.deadLetters.depth()]);
-      return { work, deadLetters };
-    }),
+    queues: guarded(() => services.queues()),
     run: guarded(async (runId) => view(await getRun(runId))),
     cancel: guarded(async (runId) => {
       await getRun(runId);
-      await operatorCancel(
-        {
-          ledger,
-          executions: {
-            isRunning: async (arn) => (await executions.describe(arn))?.status === 'RUNNING',
-            stop: (arn) => executions.stop(arn, 'cancelled by an operator (geohub cancel)'),
-          },
-        },
-        runId,
-      );
+      await services.cancel(runId, 'geohub cancel');
       // The stop is recorded by the on-execution-status function (EventBridge): wait for it.
       const until = now() + CANCEL_RECORDED_MS;
       for (;;) {

@@ -1,4 +1,3 @@
-import { operatorCancel } from '../../../lib/coordination/operator-cancel.js';
 import type { ExecutionSnapshot, RunControl } from '../../server/run-control.js';
 import type { StageServices } from './stage-services.js';
 
@@ -28,24 +27,11 @@ export function stageRunControl(services: StageServices): RunControl {
     },
     // The page asks again; Step Functions has no call that waits for an end.
     waitForEnd: async () => {},
-    cancel: (runId) =>
-      operatorCancel(
-        {
-          ledger: aws.ledger,
-          executions: {
-            isRunning: async (arn) => (await executions.describe(arn))?.status === 'RUNNING',
-            stop: (arn) => executions.stop(arn, 'cancelled by an operator (geohub console)'),
-          },
-        },
-        runId,
-      ),
+    cancel: (runId) => services.cancel(runId, 'geohub console'),
     redrive: (runId) => services.redrive(runId),
     debris: () => undefined,
     workers: () => [],
     capacity: () => undefined,
-    queues: async () => {
-      const [work, deadLetters] = await Promise.all([aws.queue.depth(), aws.deadLetters.depth()]);
-      return { work, deadLetters };
-    },
+    queues: () => services.queues(),
   };
 }
