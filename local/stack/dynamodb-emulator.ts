@@ -9,6 +9,12 @@ import { freePort } from './free-port.js';
 import { answersAsDynamoDb } from './service-probe.js';
 
 const ATTEMPTS = 5;
+/**
+ * Between two readiness probes. DynamoDB Local's start is the cold run's critical path, and a
+ * run waits on average half of this after Java listens; a probe before then is a refused
+ * connection, nothing for a starting JVM to answer.
+ */
+const PROBE_MS = 25;
 /** The whole start-up, retries included (under the stack's own start timeout). */
 const START_MS = 150_000;
 /**
@@ -75,7 +81,7 @@ export async function startDynamo(
         java.once('exit', () => process.exit(1)); // without its Java server this wrapper has no reason to live
         return { port, stop: () => stopJava(java, 0) }; // in memory: nothing to keep (dynamodb-java.ts)
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, PROBE_MS));
     }
     await stopJava(java, 0);
     signal?.throwIfAborted();
