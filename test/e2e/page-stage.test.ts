@@ -8,6 +8,7 @@ import { OPERATOR } from '../../local/iam/local-iam.js';
 import { launchChromium } from '../support/browser.js';
 import { runCli, startCli } from '../support/cli.js';
 import { startTestHub } from '../support/hub.js';
+import { processMark } from '../support/marked-processes.js';
 import { ARTIFACTS, DONE_COLOUR } from '../support/page-session.js';
 import { colourFigures, decodePng } from '../support/screenshot-pixels.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -20,6 +21,7 @@ const RGB = new URL('../../examples/raster/RGB.byte.tif', import.meta.url).pathn
 let hub: LocalHub;
 let env: Record<string, string>;
 let console: ReturnType<typeof startCli> | undefined;
+const mark = processMark();
 let browser: Browser | undefined;
 let page: Page;
 let base: string;
@@ -29,7 +31,12 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   hub = await startTestHub({ controlPlane: true });
   env = { ...awsEnvFor(hub.stack, hub.controlPlane!, OPERATOR), AWS_PROFILE: '' };
-  console = startCli(['console', '--stage', 'local', '--port', '0', '--json'], env);
+  // In a process group of its own, marked, as a terminal's foreground job: the last test's Ctrl-C.
+  console = startCli(
+    ['console', '--stage', 'local', '--port', '0', '--json'],
+    { ...env, ...mark.env },
+    { detached: true },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: console!.child.stdout! }).once('line', resolve);
     console!.child.once('exit', (code) => reject(new Error(`geohub console exited early (${code})`)));
@@ -49,7 +56,7 @@ afterAll(async () => {
   try {
     await browser?.close();
   } finally {
-    if (console && console.child.exitCode === null) console.child.kill('SIGINT');
+    if (console && console.child.exitCode === null) process.kill(-console.child.pid!, 'SIGINT');
     await console?.done;
     await hub?.stop();
   }
@@ -97,5 +104,16 @@ describe('geohub console --stage: the run-control page of a deployed stack', () 
     expect(anonymous.status).toBe(401);
     const upload = await fetch(`${base}/api/uploads`, { method: 'POST' });
     expect([401, 403]).toContain(upload.status);
+  });
+
+  // Ctrl-C as a terminal sends it, to the whole group, with the page still open and polling.
+  it('stops on Ctrl-C to its process group: exit 130, its port closed, nothing of it left', async () => {
+    await page.goto(base);
+    process.kill(-console!.child.pid!, 'SIGINT');
+    const r = await console!.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).not.toMatch(/\n\s+at |Error/);
+    await expect(fetch(`${base}/api/runs`)).rejects.toThrow();
+    expect(mark.live()).toEqual([]);
   });
 });
