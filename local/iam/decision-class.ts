@@ -3,7 +3,7 @@ import type { Need } from './api-call.js';
 /**
  * An object's ARN whose key the evaluator reads only through the policy's patterns: a bucket
  * name as S3 allows it, a non-empty key without the characters the evaluator gives a meaning
- * (`*` and `?` make a request a pattern, `$` a variable, `:` another ARN segment).
+ * (`*` and `?` make a request a pattern, a dollar sign a variable, `:` another ARN segment).
  */
 const OBJECT_ARN = /^arn:([a-z-]+):s3:::([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/([^:*?$]+)$/;
 
@@ -26,7 +26,7 @@ function wildcard(pattern: string): RegExp {
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*/g, '.*')
     .replace(/\?/g, '.');
-  return new RegExp(`^${escaped}$`, 's');
+  return new RegExp(['^', escaped, '$'].join(''), 's');
 }
 
 /**
