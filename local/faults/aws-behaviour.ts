@@ -17,19 +17,20 @@ export interface FaultCounts {
   readonly injected: Readonly<Record<FaultService, Readonly<Record<string, number>>>>;
 }
 
-export interface AwsBehaviour {
+export interface AwsBehaviour<S extends FaultService = FaultService> {
   /** Endpoints to give clients instead of the emulators'. */
-  readonly endpoints: Readonly<Record<FaultService, string>>;
+  readonly endpoints: Readonly<Record<S, string>>;
   counts(): FaultCounts;
   close(): Promise<void>;
 }
 
-export interface AwsBehaviourOptions {
-  readonly emulators: Readonly<Record<FaultService, string>>;
+export interface AwsBehaviourOptions<S extends FaultService = FaultService> {
+  /** The services to front (each emulator's endpoint): all three, or those up so far. */
+  readonly emulators: Readonly<Record<S, string>>;
   /** No rates: no faults, the layer only enforces IAM (the local stack's default). */
   readonly rates?: FaultRates;
   /** IAM per stand-in (local/iam/iam-gate.ts), before any fault. */
-  readonly gates?: Readonly<Record<FaultService, IamGate>>;
+  readonly gates?: Readonly<Record<S, IamGate>>;
   /** Key attribute names by table name. */
   readonly keyNames: Readonly<Record<string, readonly string[]>>;
   /** This start's access key ids (the stack's, each principal's): the proxies refuse any other before reading a body. */
@@ -41,7 +42,9 @@ export interface AwsBehaviourOptions {
  * proxy per emulator, each with its own seeded random stream so a seed replays the same
  * faults per service.
  */
-export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<AwsBehaviour> {
+export async function startAwsBehaviour<S extends FaultService>(
+  options: AwsBehaviourOptions<S>,
+): Promise<AwsBehaviour<S>> {
   const { rates } = options;
   const pass: FaultDecider = () => PASS;
   const requests: Record<FaultService, number> = { dynamodb: 0, s3: 0, sqs: 0 };
@@ -60,17 +63,20 @@ export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<A
       };
     },
   };
-  const services: FaultService[] = ['dynamodb', 's3', 'sqs'];
-  const proxies: FaultProxy[] = [];
+  const proxies = new Map<S, FaultProxy>();
   try {
-    for (const [i, service] of services.entries()) {
+    // Each service its own stream, whichever services this layer fronts: a seed replays the same.
+    for (const [i, service] of ALL.entries()) {
+      if (!(service in options.emulators)) continue;
+      const s = service as S;
       const random = seededRandom((rates?.seed ?? 1) * 3 + i);
-      proxies.push(
+      proxies.set(
+        s,
         await startFaultProxy({
-          target: options.emulators[service],
+          target: options.emulators[s],
           decide: deciders[service](random),
           latencyMs: rates?.latencyMs ?? 0,
-          gate: options.gates?.[service],
+          gate: options.gates?.[s],
           versioned: service === 's3',
           random,
           door: { ...FRONT_DOORS[service], keyIds: options.keyIds },
@@ -84,14 +90,46 @@ export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<A
       );
     }
   } catch (error) {
-    await Promise.all(proxies.map((p) => p.close()));
+    await Promise.all([...proxies.values()].map((p) => p.close()));
     throw error;
   }
   return {
-    endpoints: { dynamodb: proxies[0]!.endpoint, s3: proxies[1]!.endpoint, sqs: proxies[2]!.endpoint },
+    endpoints: Object.fromEntries([...proxies].map(([s, p]) => [s, p.endpoint])) as Record<S, string>,
     counts: () => structuredClone({ requests, injected }),
     close: async () => {
-      await Promise.all(proxies.map((p) => p.close()));
+      await Promise.all([...proxies.values()].map((p) => p.close()));
+    },
+  };
+}
+
+const ALL: readonly FaultService[] = ['dynamodb', 's3', 'sqs'];
+
+/**
+ * Two layers as one (the stack starts S3's in front of its stand-in first, then the others'):
+ * their endpoints together, their counts added.
+ */
+export function joinBehaviours<A extends FaultService, B extends FaultService>(
+  a: AwsBehaviour<A>,
+  b: AwsBehaviour<B>,
+): AwsBehaviour<A | B> {
+  return {
+    endpoints: { ...a.endpoints, ...b.endpoints } as Record<A | B, string>,
+    counts: () => {
+      const [x, y] = [a.counts(), b.counts()];
+      const requests = Object.fromEntries(ALL.map((s) => [s, x.requests[s] + y.requests[s]]));
+      const injected = Object.fromEntries(
+        ALL.map((s) => {
+          const kinds = new Set([...Object.keys(x.injected[s]), ...Object.keys(y.injected[s])]);
+          return [
+            s,
+            Object.fromEntries([...kinds].map((k) => [k, (x.injected[s][k] ?? 0) + (y.injected[s][k] ?? 0)])),
+          ];
+        }),
+      );
+      return { requests, injected } as unknown as FaultCounts;
+    },
+    close: async () => {
+      await Promise.all([a.close(), b.close()]);
     },
   };
 }

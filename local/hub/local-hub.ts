@@ -1,16 +1,15 @@
-import { basename } from 'node:path';
 import { handOverTask } from '../../functions/hand-over.js';
 import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
 import { onUploadTask } from '../../functions/on-upload.js';
 import { reaperTask } from '../../functions/reaper.js';
+import { createAdapters } from '../../lib/adapters/create-adapters.js';
+import { loadConfig } from '../../lib/config/config.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { markPhase } from '../../lib/log/phase-marks.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
-import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
-import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
 import { guardedInvoke, guardedStarter, guardedStop } from '../iam/guard-calls.js';
 import { OPERATOR } from '../iam/local-iam.js';
@@ -20,6 +19,7 @@ import {
   LOCAL_REGION,
   LOCAL_STAGE,
   type LocalStack,
+  type StackStorage,
   startLocalStack,
 } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
@@ -36,6 +36,13 @@ import { serviceBehaviour } from './service-behaviour.js';
 import { functionKeys, lambdaEnv, startLambdas } from './start-lambdas.js';
 import { taskHandlers } from './task-handlers.js';
 import { collectionFileName, uploadCollection } from './upload-collection.js';
+import {
+  type FileUploadOptions,
+  type UploadOutcome,
+  type UploadOutcomes,
+  uploadFile,
+  withOutcome,
+} from './upload-file.js';
 
 const STATE_MACHINE_ARN = `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:geohub-${LOCAL_STAGE}`;
 
@@ -57,15 +64,9 @@ export interface LocalHub {
   /** Uploads a file to incoming/; the upload's S3 event starts the run, as on AWS. */
   /** The adapters one principal (a function's handler file, `worker`, `operator`) calls AWS with. */
   principal(name: string): PrincipalDeps;
-  upload(
-    file: string,
-    options?: {
-      name?: string;
-      job?: Record<string, unknown>;
-      onProgress?: (sentBytes: number, totalBytes: number) => void;
-      signal?: AbortSignal;
-    },
-  ): Promise<StartRunOutcome & { key: string; parts: number }>;
+  upload(file: string, options?: FileUploadOptions): Promise<UploadOutcome>;
+  /** options.firstUpload's upload, begun before the hub was ready; what its event did. */
+  readonly firstUpload?: Promise<UploadOutcome>;
   /** Uploads a collection's members, then its manifest: one run over all of them (upload-collection.ts). */
   uploadCollection(
     files: readonly string[],
@@ -90,13 +91,22 @@ export interface LocalHub {
  * the upload trigger wired to s3rver's events, and a pool of real worker processes.
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
+  const outcomes: UploadOutcomes = new Map();
   // The workers and the Lambda containers start with the stack, not after it: they load their
   // code while DynamoDB Local's Java starts (the longest start), and get the stack's environment
-  // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts).
+  // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts). So does the first upload
+  // (geohub run's file), as soon as the bucket takes objects: its event starts the run once the
+  // hub below is wired.
+  let firstUpload: Promise<UploadOutcome> | undefined;
   const stackStart = startLocalStack({
     faults: options.faults,
     emulators: options.emulators,
     iamDocument: options.iamDocument,
+    onStorage: options.firstUpload
+      ? (storage) => {
+          firstUpload = uploadEarly(storage, options, options.firstUpload!, outcomes);
+        }
+      : undefined,
   });
   let capacity: CapacityController | undefined;
   const nudge = progressNudge();
@@ -135,7 +145,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       onRequest: options.onAwsRequest,
     });
     const as = principals.of;
-    const { config, clients, ledger, chain, store, queue, deadLetters } = as(OPERATOR);
+    const { clients, ledger, chain, store, queue, deadLetters } = as(OPERATOR);
     const { iam } = stack;
     const pollMs = options.pollMs ?? 500;
 
@@ -173,7 +183,6 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
 
     // Uploads are announced by s3rver's events, like S3 notifications; the outcome of each is
     // kept so that upload() can report what its own event did.
-    const outcomes = new Map<string, (o: StartRunOutcome) => void>();
     stack.onS3Event((record) => {
       void onUpload({ Records: [record] })
         .then((results) => {
@@ -208,37 +217,16 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       capacity,
       warm,
       principal: as,
-      async upload(file, uploadOptions = {}) {
-        const key = incomingKey(uploadOptions.name ?? basename(file));
-        const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
-        try {
-          if (uploadOptions.job) await store.putText(`${key}.job.json`, JSON.stringify(uploadOptions.job));
-          // Multipart, part by part: any size, each part bounded and retried alone.
-          const { parts } = await uploadFileMultipart(clients.s3, config.bucket, key, file, {
-            onProgress: uploadOptions.onProgress,
-            signal: uploadOptions.signal,
-          });
-          markPhase('hub: source stored');
-          return { ...(await outcome), key, parts };
-        } catch (error) {
-          outcomes.delete(encodeEventKey(key));
-          throw error;
-        }
-      },
-      async uploadCollection(files, uploadOptions) {
-        const key = incomingKey(collectionFileName(uploadOptions.name));
-        const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
-        try {
+      firstUpload,
+      upload: (file, uploadOptions) => uploadFile({ s3: clients.s3, store, outcomes }, file, uploadOptions),
+      uploadCollection: (files, uploadOptions) =>
+        withOutcome(outcomes, incomingKey(collectionFileName(uploadOptions.name)), async (key) => {
           const done = await uploadCollection(clients.s3, store, files, {
             ...uploadOptions,
             manifestKey: key,
           });
-          return { ...(await outcome), key, parts: done.parts };
-        } catch (error) {
-          outcomes.delete(encodeEventKey(key));
-          throw error;
-        }
-      },
+          return { parts: done.parts };
+        }),
       // geohub redrive invokes the redrive function, which acts under its own role.
       redrive: guardedInvoke(iam, OPERATOR, 'redrive', redriveFunction),
       reap: reaperTask({ ...as('reaper'), starter: starterOf('reaper') }),
@@ -260,4 +248,25 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     await stack.stop();
     throw error;
   }
+}
+
+/**
+ * An upload as the operator, begun once the stack's bucket takes objects (stack.ts' onStorage),
+ * with clients of its own (DynamoDB's endpoint is not up yet: an upload calls S3 only).
+ */
+function uploadEarly(
+  storage: StackStorage,
+  options: LocalHubOptions,
+  request: NonNullable<LocalHubOptions['firstUpload']>,
+  outcomes: UploadOutcomes,
+): Promise<UploadOutcome> {
+  const adapters = createAdapters(hubConfig(loadConfig(storage.envFor(OPERATOR)), options));
+  const uploaded = uploadFile(
+    { s3: adapters.clients.s3, store: adapters.store, outcomes },
+    request.file,
+    request,
+  );
+  const closed = uploaded.finally(() => adapters.destroy());
+  closed.catch(() => {}); // the caller awaits it, if the hub starts at all
+  return closed;
 }

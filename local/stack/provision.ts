@@ -15,9 +15,21 @@ export interface ProvisionedNames {
 
 /** Creates in the emulators exactly what serverless.yml would create on AWS. */
 export async function provision(clients: AwsClients, resources: StackResources): Promise<ProvisionedNames> {
-  const { table } = resources;
-  await createTable(clients.dynamodb, table);
+  const [table, storage] = await Promise.all([
+    createTable(clients.dynamodb, resources.table),
+    provisionBucketAndQueues(clients, resources),
+  ]);
+  return { ...storage, table };
+}
 
+/**
+ * The bucket and the queues: S3's and SQS's stand-ins start in a fraction of DynamoDB Local's
+ * time, so the stack makes these while Java starts, and only the table after it (stack.ts).
+ */
+export async function provisionBucketAndQueues(
+  clients: Pick<AwsClients, 's3' | 'sqs'>,
+  resources: StackResources,
+): Promise<Omit<ProvisionedNames, 'table'>> {
   await clients.s3.send(new CreateBucketCommand({ Bucket: resources.bucket.BucketName }));
 
   const queueUrls: Record<string, string> = {};
@@ -45,5 +57,5 @@ export async function provision(clients: AwsClients, resources: StackResources):
     queueUrls[queue.logicalId] = url;
     queueArns[queue.logicalId] = described.Attributes!.QueueArn!;
   }
-  return { bucket: resources.bucket.BucketName, table: table.TableName, queueUrls, queueArns };
+  return { bucket: resources.bucket.BucketName, queueUrls, queueArns };
 }
