@@ -45,7 +45,6 @@ async function runWithMirror(
   mirror: string,
 ): Promise<RunSummary> {
   const { started, input, job, out, emulators, members } = checked;
-  const jobOption = Object.keys(job).length === 0 ? {} : { job };
   const hub = await startLocalHub({
     emulators,
     workers: options.workers,
@@ -57,14 +56,11 @@ async function runWithMirror(
     faults: parseFaultRates(process.env),
     onWorkerLog: options.onWorkerLog ? (line) => options.onWorkerLog?.(line) : undefined,
     workerEnv: { GEOHUB_OUTPUT_MIRROR_DIR: mirror },
-    // The file goes up while DynamoDB Local's Java starts (a collection's members after the start).
-    firstUpload: members
-      ? undefined
-      : { file: input.path, ...jobOption, onProgress: options.onUpload, signal: options.signal },
   });
   markPhase('cli: hub ready');
   try {
     const uploadStarted = Date.now();
+    const jobOption = Object.keys(job).length === 0 ? {} : { job };
     const upload = await (members
       ? hub.uploadCollection(
           members.map((m) => m.path),
@@ -77,8 +73,7 @@ async function runWithMirror(
             signal: options.signal,
           },
         )
-      : (hub.firstUpload ??
-        hub.upload(input.path, { ...jobOption, onProgress: options.onUpload, signal: options.signal }))
+      : hub.upload(input.path, { ...jobOption, onProgress: options.onUpload, signal: options.signal })
     ).catch((error: unknown) => {
       if (options.signal?.aborted) {
         throw new CliError('cancelled during the upload: no run was started', 130, { cause: error });
@@ -90,8 +85,7 @@ async function runWithMirror(
     if (upload.outcome === 'ignored') throw new CliError(`the upload did not start a run: ${upload.reason}`);
     markPhase('cli: uploaded, run started');
     const runId = upload.runId;
-    const seconds = 'seconds' in upload ? upload.seconds : (Date.now() - uploadStarted) / 1000;
-    const sent = { bytes: input.bytes, seconds, parts: upload.parts };
+    const sent = { bytes: input.bytes, seconds: (Date.now() - uploadStarted) / 1000, parts: upload.parts };
     // The user knows their files, not the object keys they were uploaded to: name the files.
     const named = userPaths(hub.store.bucket, upload.key, options.file, members);
     if (upload.outcome === 'rejected') {

@@ -17,20 +17,19 @@ export interface FaultCounts {
   readonly injected: Readonly<Record<FaultService, Readonly<Record<string, number>>>>;
 }
 
-export interface AwsBehaviour<S extends FaultService = FaultService> {
+export interface AwsBehaviour {
   /** Endpoints to give clients instead of the emulators'. */
-  readonly endpoints: Readonly<Record<S, string>>;
+  readonly endpoints: Readonly<Record<FaultService, string>>;
   counts(): FaultCounts;
   close(): Promise<void>;
 }
 
-export interface AwsBehaviourOptions<S extends FaultService = FaultService> {
-  /** The services to front (each emulator's endpoint): all three, or those up so far. */
-  readonly emulators: Readonly<Record<S, string>>;
+export interface AwsBehaviourOptions {
+  readonly emulators: Readonly<Record<FaultService, string>>;
   /** No rates: no faults, the layer only enforces IAM (the local stack's default). */
   readonly rates?: FaultRates;
   /** IAM per stand-in (local/iam/iam-gate.ts), before any fault. */
-  readonly gates?: Readonly<Record<S, IamGate>>;
+  readonly gates?: Readonly<Record<FaultService, IamGate>>;
   /** Key attribute names by table name. */
   readonly keyNames: Readonly<Record<string, readonly string[]>>;
   /** This start's access key ids (the stack's, each principal's): the proxies refuse any other before reading a body. */
@@ -42,9 +41,7 @@ export interface AwsBehaviourOptions<S extends FaultService = FaultService> {
  * proxy per emulator, each with its own seeded random stream so a seed replays the same
  * faults per service.
  */
-export async function startAwsBehaviour<S extends FaultService>(
-  options: AwsBehaviourOptions<S>,
-): Promise<AwsBehaviour<S>> {
+export async function startAwsBehaviour(options: AwsBehaviourOptions): Promise<AwsBehaviour> {
   const { rates } = options;
   const pass: FaultDecider = () => PASS;
   const requests: Record<FaultService, number> = { dynamodb: 0, s3: 0, sqs: 0 };
@@ -63,20 +60,17 @@ export async function startAwsBehaviour<S extends FaultService>(
       };
     },
   };
-  const proxies = new Map<S, FaultProxy>();
+  const services: FaultService[] = ['dynamodb', 's3', 'sqs'];
+  const proxies: FaultProxy[] = [];
   try {
-    // Each service its own stream, whichever services this layer fronts: a seed replays the same.
-    for (const [i, service] of ALL.entries()) {
-      if (!(service in options.emulators)) continue;
-      const s = service as S;
+    for (const [i, service] of services.entries()) {
       const random = seededRandom((rates?.seed ?? 1) * 3 + i);
-      proxies.set(
-        s,
+      proxies.push(
         await startFaultProxy({
-          target: options.emulators[s],
+          target: options.emulators[service],
           decide: deciders[service](random),
           latencyMs: rates?.latencyMs ?? 0,
-          gate: options.gates?.[s],
+          gate: options.gates?.[service],
           versioned: service === 's3',
           random,
           door: { ...FRONT_DOORS[service], keyIds: options.keyIds },
@@ -90,46 +84,14 @@ export async function startAwsBehaviour<S extends FaultService>(
       );
     }
   } catch (error) {
-    await Promise.all([...proxies.values()].map((p) => p.close()));
+    await Promise.all(proxies.map((p) => p.close()));
     throw error;
   }
   return {
-    endpoints: Object.fromEntries([...proxies].map(([s, p]) => [s, p.endpoint])) as Record<S, string>,
+    endpoints: { dynamodb: proxies[0]!.endpoint, s3: proxies[1]!.endpoint, sqs: proxies[2]!.endpoint },
     counts: () => structuredClone({ requests, injected }),
     close: async () => {
-      await Promise.all([...proxies.values()].map((p) => p.close()));
-    },
-  };
-}
-
-const ALL: readonly FaultService[] = ['dynamodb', 's3', 'sqs'];
-
-/**
- * Two layers as one (the stack starts S3's in front of its stand-in first, then the others'):
- * their endpoints together, their counts added.
- */
-export function joinBehaviours<A extends FaultService, B extends FaultService>(
-  a: AwsBehaviour<A>,
-  b: AwsBehaviour<B>,
-): AwsBehaviour<A | B> {
-  return {
-    endpoints: { ...a.endpoints, ...b.endpoints } as Record<A | B, string>,
-    counts: () => {
-      const [x, y] = [a.counts(), b.counts()];
-      const requests = Object.fromEntries(ALL.map((s) => [s, x.requests[s] + y.requests[s]]));
-      const injected = Object.fromEntries(
-        ALL.map((s) => {
-          const kinds = new Set([...Object.keys(x.injected[s]), ...Object.keys(y.injected[s])]);
-          return [
-            s,
-            Object.fromEntries([...kinds].map((k) => [k, (x.injected[s][k] ?? 0) + (y.injected[s][k] ?? 0)])),
-          ];
-        }),
-      );
-      return { requests, injected } as unknown as FaultCounts;
-    },
-    close: async () => {
-      await Promise.all([a.close(), b.close()]);
+      await Promise.all(proxies.map((p) => p.close()));
     },
   };
 }

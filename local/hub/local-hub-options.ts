@@ -3,7 +3,6 @@ import type { FaultRates } from '../faults/fault-rates.js';
 import type { EmulatorSet } from '../stack/emulator-set.js';
 import type { LambdaLimits } from '../statemachine/lambda-limits.js';
 import type { CapacitySettings } from './capacity-controller.js';
-import type { FileUploadOptions } from './upload-file.js';
 
 /** How a local hub is started (local-hub.ts): its workers, its cadence, the AWS behaviour it models. */
 export interface LocalHubOptions {
@@ -43,9 +42,4 @@ export interface LocalHubOptions {
   readonly controlPlane?: boolean;
   /** The roles IAM enforces, from this document instead of serverless.yml (stack.ts). */
   readonly iamDocument?: unknown;
-  /**
-   * A file to upload as soon as the bucket takes objects, before the hub is ready (geohub run's
-   * cold start: the upload overlaps DynamoDB Local's start); its outcome is the hub's firstUpload.
-   */
-  readonly firstUpload?: { readonly file: string } & FileUploadOptions;
 }

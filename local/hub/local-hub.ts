@@ -2,15 +2,12 @@ import { handOverTask } from '../../functions/hand-over.js';
 import { onExecutionStatusTask } from '../../functions/on-execution-status.js';
 import { onUploadTask } from '../../functions/on-upload.js';
 import { reaperTask } from '../../functions/reaper.js';
-import { createAdapters } from '../../lib/adapters/create-adapters.js';
-import { loadConfig } from '../../lib/config/config.js';
 import { redrive } from '../../lib/coordination/redrive.js';
 import type { ExecutionChain } from '../../lib/ledger/execution-chain.js';
 import type { Ledger } from '../../lib/ledger/ledger.js';
 import { markPhase } from '../../lib/log/phase-marks.js';
 import type { WorkQueue } from '../../lib/queue/work-queue.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
-import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
 import { guardedInvoke, guardedStarter, guardedStop } from '../iam/guard-calls.js';
 import { OPERATOR } from '../iam/local-iam.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
@@ -19,7 +16,6 @@ import {
   LOCAL_REGION,
   LOCAL_STAGE,
   type LocalStack,
-  type StackStorage,
   startLocalStack,
 } from '../stack/stack.js';
 import { readDefinition } from '../statemachine/definition.js';
@@ -65,8 +61,6 @@ export interface LocalHub {
   /** The adapters one principal (a function's handler file, `worker`, `operator`) calls AWS with. */
   principal(name: string): PrincipalDeps;
   upload(file: string, options?: FileUploadOptions): Promise<UploadOutcome>;
-  /** options.firstUpload's upload, begun before the hub was ready; what its event did. */
-  readonly firstUpload?: Promise<UploadOutcome>;
   /** Uploads a collection's members, then its manifest: one run over all of them (upload-collection.ts). */
   uploadCollection(
     files: readonly string[],
@@ -78,7 +72,7 @@ export interface LocalHub {
       onProgress?: (sentBytes: number, totalBytes: number) => void;
       signal?: AbortSignal;
     },
-  ): Promise<StartRunOutcome & { key: string; parts: number }>;
+  ): Promise<UploadOutcome>;
   redrive(runId?: string): ReturnType<typeof redrive>;
   reap(): ReturnType<ReturnType<typeof reaperTask>>;
   /** What the AWS-behaviour layer did outside the proxies (Lambda, Step Functions, EventBridge). */
@@ -91,22 +85,13 @@ export interface LocalHub {
  * the upload trigger wired to s3rver's events, and a pool of real worker processes.
  */
 export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub> {
-  const outcomes: UploadOutcomes = new Map();
   // The workers and the Lambda containers start with the stack, not after it: they load their
   // code while DynamoDB Local's Java starts (the longest start), and get the stack's environment
-  // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts). So does the first upload
-  // (geohub run's file), as soon as the bucket takes objects: its event starts the run once the
-  // hub below is wired.
-  let firstUpload: Promise<UploadOutcome> | undefined;
+  // once it is up (worker/env-from-parent.ts, lambda-thread-main.ts).
   const stackStart = startLocalStack({
     faults: options.faults,
     emulators: options.emulators,
     iamDocument: options.iamDocument,
-    onStorage: options.firstUpload
-      ? (storage) => {
-          firstUpload = uploadEarly(storage, options, options.firstUpload!, outcomes);
-        }
-      : undefined,
   });
   let capacity: CapacityController | undefined;
   const nudge = progressNudge();
@@ -183,6 +168,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
 
     // Uploads are announced by s3rver's events, like S3 notifications; the outcome of each is
     // kept so that upload() can report what its own event did.
+    const outcomes: UploadOutcomes = new Map();
     stack.onS3Event((record) => {
       void onUpload({ Records: [record] })
         .then((results) => {
@@ -217,7 +203,6 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       capacity,
       warm,
       principal: as,
-      firstUpload,
       upload: (file, uploadOptions) => uploadFile({ s3: clients.s3, store, outcomes }, file, uploadOptions),
       uploadCollection: (files, uploadOptions) =>
         withOutcome(outcomes, incomingKey(collectionFileName(uploadOptions.name)), async (key) => {
@@ -248,25 +233,4 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
     await stack.stop();
     throw error;
   }
-}
-
-/**
- * An upload as the operator, begun once the stack's bucket takes objects (stack.ts' onStorage),
- * with clients of its own (DynamoDB's endpoint is not up yet: an upload calls S3 only).
- */
-function uploadEarly(
-  storage: StackStorage,
-  options: LocalHubOptions,
-  request: NonNullable<LocalHubOptions['firstUpload']>,
-  outcomes: UploadOutcomes,
-): Promise<UploadOutcome> {
-  const adapters = createAdapters(hubConfig(loadConfig(storage.envFor(OPERATOR)), options));
-  const uploaded = uploadFile(
-    { s3: adapters.clients.s3, store: adapters.store, outcomes },
-    request.file,
-    request,
-  );
-  const closed = uploaded.finally(() => adapters.destroy());
-  closed.catch(() => {}); // the caller awaits it, if the hub starts at all
-  return closed;
 }

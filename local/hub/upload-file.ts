@@ -14,12 +14,7 @@ export interface FileUploadOptions {
   readonly signal?: AbortSignal;
 }
 
-export type UploadOutcome = StartRunOutcome & {
-  readonly key: string;
-  readonly parts: number;
-  /** From the upload's first request to the file stored. */
-  readonly seconds: number;
-};
+export type UploadOutcome = StartRunOutcome & { readonly key: string; readonly parts: number };
 
 /** What each upload's S3 event did, by the event's key: told by the upload trigger, awaited by the upload. */
 export type UploadOutcomes = Map<string, (outcome: StartRunOutcome) => void>;
@@ -34,7 +29,6 @@ export async function uploadFile(
   file: string,
   options: FileUploadOptions = {},
 ): Promise<UploadOutcome> {
-  const started = Date.now();
   return withOutcome(deps.outcomes, incomingKey(options.name ?? basename(file)), async (key) => {
     if (options.job) await deps.store.putText(`${key}.job.json`, JSON.stringify(options.job));
     const { parts } = await uploadFileMultipart(deps.s3, deps.store.bucket, key, file, {
@@ -42,7 +36,7 @@ export async function uploadFile(
       signal: options.signal,
     });
     markPhase('hub: source stored');
-    return { parts, seconds: (Date.now() - started) / 1000 };
+    return { parts };
   });
 }
 

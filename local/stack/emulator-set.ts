@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markPhase } from '../../lib/log/phase-marks.js';
 import { type EmulatorProcess, startEmulator } from './emulator-process.js';
-import { EMULATOR_KINDS, type EmulatorKind, type EmulatorMessage } from './emulator-protocol.js';
+import { EMULATOR_KINDS, type EmulatorMessage } from './emulator-protocol.js';
 import { CREDENTIAL_ENV, newLocalCredentials } from './local-credentials.js';
 
 /**
@@ -19,8 +19,6 @@ export interface EmulatorSet {
   readonly credentialEnv: Readonly<Record<string, string>>;
   /** Each emulator's start, settled: all of them, or the first failure's reason. */
   readonly started: Promise<readonly EmulatorProcess[]>;
-  /** One emulator's start: what needs only it goes on before the others are up. */
-  ready(kind: EmulatorKind): Promise<EmulatorProcess>;
   /** Messages from the emulators (s3rver's event records), from the start on. */
   onMessage(listener: (message: EmulatorMessage) => void): void;
   /** Stops every emulator that started and removes the data directory; safe to call again. */
@@ -60,18 +58,15 @@ export function startEmulators(): EmulatorSet {
   const onMessage = (message: EmulatorMessage) => {
     for (const listener of listeners) listener(message);
   };
-  const each = new Map(
-    EMULATOR_KINDS.map((kind) => [
-      kind,
+  const settled = Promise.allSettled(
+    EMULATOR_KINDS.map((kind) =>
       startEmulator(kind, dataDir, credentialEnv, onMessage).then((emulator) => {
         markPhase(`emulator ${kind}: ready`);
         live.add(emulator);
         return emulator;
       }),
-    ]),
+    ),
   );
-  for (const start of each.values()) start.catch(() => {}); // `started` reports the first failure
-  const settled = Promise.allSettled(each.values());
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -89,12 +84,5 @@ export function startEmulators(): EmulatorSet {
     return results.map((r) => (r as PromiseFulfilledResult<EmulatorProcess>).value);
   });
   started.catch(() => {}); // its owner awaits it; a start nobody awaits yet must not crash the process
-  return {
-    dataDir,
-    credentialEnv,
-    started,
-    ready: (kind) => each.get(kind) ?? Promise.reject(new Error(`no emulator ${kind}`)),
-    onMessage: (l) => listeners.push(l),
-    stop,
-  };
+  return { dataDir, credentialEnv, started, onMessage: (l) => listeners.push(l), stop };
 }

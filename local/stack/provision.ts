@@ -15,21 +15,9 @@ export interface ProvisionedNames {
 
 /** Creates in the emulators exactly what serverless.yml would create on AWS. */
 export async function provision(clients: AwsClients, resources: StackResources): Promise<ProvisionedNames> {
-  const [table, storage] = await Promise.all([
-    createTable(clients.dynamodb, resources.table),
-    provisionBucketAndQueues(clients, resources),
-  ]);
-  return { ...storage, table };
-}
+  const { table } = resources;
+  await createTable(clients.dynamodb, table);
 
-/**
- * The bucket and the queues: S3's and SQS's stand-ins start in a fraction of DynamoDB Local's
- * time, so the stack makes these while Java starts, and only the table after it (stack.ts).
- */
-export async function provisionBucketAndQueues(
-  clients: Pick<AwsClients, 's3' | 'sqs'>,
-  resources: StackResources,
-): Promise<Omit<ProvisionedNames, 'table'>> {
   await clients.s3.send(new CreateBucketCommand({ Bucket: resources.bucket.BucketName }));
 
   const queueUrls: Record<string, string> = {};
@@ -57,5 +45,5 @@ export async function provisionBucketAndQueues(
     queueUrls[queue.logicalId] = url;
     queueArns[queue.logicalId] = described.Attributes!.QueueArn!;
   }
-  return { bucket: resources.bucket.BucketName, queueUrls, queueArns };
+  return { bucket: resources.bucket.BucketName, table: table.TableName, queueUrls, queueArns };
 }

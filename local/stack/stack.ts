@@ -1,22 +1,18 @@
+import { createAwsClients } from '../../lib/aws/clients.js';
 import { type Config, loadConfig } from '../../lib/config/config.js';
 import { markPhase } from '../../lib/log/phase-marks.js';
-import {
-  type AwsBehaviour,
-  type FaultCounts,
-  type FaultService,
-  joinBehaviours,
-  startAwsBehaviour,
-} from '../faults/aws-behaviour.js';
+import { type AwsBehaviour, type FaultCounts, startAwsBehaviour } from '../faults/aws-behaviour.js';
 import type { FaultRates } from '../faults/fault-rates.js';
 import { iamGate } from '../iam/iam-gate.js';
 import { createLocalIam, type LocalIam } from '../iam/local-iam.js';
 import { recordRequests } from '../iam/record-requests.js';
+import type { EmulatorKind } from './emulator-protocol.js';
 import { type EmulatorSet, startEmulators } from './emulator-set.js';
 import { CREDENTIAL_ENV } from './local-credentials.js';
-import { NOT_UP, provisionAsReady } from './provision-as-ready.js';
+import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
-import { s3EventRelay } from './s3-event-relay.js';
 import { readServerlessDocument } from './serverless-document.js';
+import { withVersionId } from './versioned-events.js';
 
 export const LOCAL_STAGE = 'local';
 export const LOCAL_ACCOUNT = '000000000000';
@@ -67,21 +63,19 @@ export interface StartOptions {
   readonly iamDocument?: unknown;
   /** Emulators already starting (emulator-set.ts); by default this start starts them. */
   readonly emulators?: EmulatorSet;
-  /** Called once the bucket can take objects, before the table is made (an upload may begin). */
-  readonly onStorage?: (storage: StackStorage) => void;
-}
-
-/** The stack's bucket, up before the rest: the table waits for DynamoDB Local's Java. */
-export interface StackStorage {
-  /** A principal's environment (as LocalStack's), DynamoDB's endpoint not up yet: S3 and SQS only. */
-  envFor(principal: string): Record<string, string>;
 }
 
 /** Starts DynamoDB Local, s3rver and the SQS emulator, and creates the resources of serverless.yml. */
 export async function startLocalStack(options: StartOptions = {}): Promise<LocalStack> {
   const set = options.emulators ?? startEmulators();
-  const events = s3EventRelay(set);
-  let behaviour: AwsBehaviour<FaultService> | AwsBehaviour<'s3' | 'sqs'> | undefined;
+  const listeners: ((record: unknown) => void)[] = [];
+  let versioned = false;
+  set.onMessage((message) => {
+    if (message.type !== 's3-event') return;
+    const record = versioned ? withVersionId(message.record) : message.record;
+    for (const listener of listeners) listener(record);
+  });
+  let behaviour: AwsBehaviour | undefined;
   let iamOf: LocalIam | undefined;
   let stopped = false;
   const stop = async () => {
@@ -97,7 +91,6 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       options.resources ??
       readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
     const { credentialEnv } = set;
-    const stackKeyId = credentialEnv[CREDENTIAL_ENV.accessKeyId]!;
     // Read while the emulators start (the ARN formats are iam-data's files).
     const iamStart =
       options.iam === false
@@ -109,74 +102,70 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
             secret: credentialEnv[CREDENTIAL_ENV.secretAccessKey]!,
           });
     iamStart?.catch(() => {}); // awaited below, after the emulators
-    events.versioned(resources.bucket.versioned === true);
-    const made = provisionAsReady(set, resources, LOCAL_REGION);
-    const envOf = (
-      endpoints: Record<'dynamodb' | 's3' | 'sqs', string>,
-      queueUrls: Record<string, string>,
-    ) => ({
-      GEOHUB_REGION: LOCAL_REGION,
-      GEOHUB_ENDPOINT_DYNAMODB: endpoints.dynamodb,
-      GEOHUB_ENDPOINT_S3: endpoints.s3,
-      GEOHUB_ENDPOINT_SQS: endpoints.sqs,
-      ...credentialEnv,
-      GEOHUB_BUCKET: resources.bucket.BucketName,
-      GEOHUB_TABLE: resources.table.TableName,
-      GEOHUB_QUEUE_URL: queueUrls.WorkQueue!,
-      GEOHUB_DLQ_URL: queueUrls.DeadLetterQueue!,
-    });
-    const keyed = (env: Record<string, string>, iam: LocalIam | undefined) => (principal: string) =>
-      iam && principal !== ADMINISTRATOR
-        ? { ...env, [CREDENTIAL_ENV.accessKeyId]: iam.keyFor(principal) }
-        : { ...env };
-
-    // S3 and SQS up, the bucket and the queues made: their front doors open, IAM deciding, while
-    // Java still starts. An upload may begin (options.onStorage); its event waits for a listener.
-    const storage = await made.storage;
+    versioned = resources.bucket.versioned === true;
+    const emulators = await set.started;
     const iam = await iamStart;
     iamOf = iam;
-    const [s3rver, sqs] = await Promise.all([set.ready('s3rver'), set.ready('sqs')]);
-    const keyIds = [stackKeyId, ...(iam?.principals.map((p) => iam.keyFor(p.name)) ?? [])];
-    const front =
-      options.faults || iam
-        ? await startAwsBehaviour({
-            emulators: { s3: s3rver.endpoint, sqs: sqs.endpoint },
-            rates: options.faults,
-            gates: iam && { s3: iamGate('s3', iam, stackKeyId), sqs: iamGate('sqs', iam, stackKeyId) },
-            keyNames: {},
-            keyIds,
-          })
-        : undefined;
-    behaviour = front;
-    const early = { s3: front?.endpoints.s3 ?? s3rver.endpoint, sqs: front?.endpoints.sqs ?? sqs.endpoint };
-    options.onStorage?.({ envFor: keyed(envOf({ ...early, dynamodb: NOT_UP }, storage.queueUrls), iam) });
-
-    const emulators = await set.started;
-    const table = await made.table;
+    const stackKeyId = credentialEnv[CREDENTIAL_ENV.accessKeyId]!;
+    const endpoint = (kind: EmulatorKind) => emulators.find((e) => e.kind === kind)!.endpoint;
+    const baseEnv = {
+      GEOHUB_REGION: LOCAL_REGION,
+      GEOHUB_ENDPOINT_DYNAMODB: endpoint('dynamodb'),
+      GEOHUB_ENDPOINT_S3: endpoint('s3rver'),
+      GEOHUB_ENDPOINT_SQS: endpoint('sqs'),
+      ...credentialEnv,
+    };
+    const bootstrap = createAwsClients(
+      loadConfig({
+        ...baseEnv,
+        GEOHUB_BUCKET: resources.bucket.BucketName,
+        GEOHUB_TABLE: resources.table.TableName,
+        GEOHUB_QUEUE_URL: `${baseEnv.GEOHUB_ENDPOINT_SQS}/unused`,
+        GEOHUB_DLQ_URL: `${baseEnv.GEOHUB_ENDPOINT_SQS}/unused`,
+      }),
+    );
+    markPhase('stack: emulators up');
+    const names = await provision(bootstrap, resources).finally(() => bootstrap.destroy());
     markPhase('stack: tables and queues made');
-    const dynamodb = (await set.ready('dynamodb')).endpoint;
-    const back = front
-      ? await startAwsBehaviour({
-          emulators: { dynamodb },
-          rates: options.faults,
-          gates: iam && { dynamodb: iamGate('dynamodb', iam, stackKeyId) },
-          keyNames: { [table]: resources.table.KeySchema.map((k) => k.AttributeName) },
-          keyIds,
-        })
-      : undefined;
-    const joined = front && back ? joinBehaviours(front, back) : undefined;
-    behaviour = joined;
-    const env = envOf({ ...early, dynamodb: back?.endpoints.dynamodb ?? dynamodb }, storage.queueUrls);
-    events.started();
+    if (options.faults || iam) {
+      behaviour = await startAwsBehaviour({
+        emulators: { dynamodb: endpoint('dynamodb'), s3: endpoint('s3rver'), sqs: endpoint('sqs') },
+        rates: options.faults,
+        gates: iam && {
+          dynamodb: iamGate('dynamodb', iam, stackKeyId),
+          s3: iamGate('s3', iam, stackKeyId),
+          sqs: iamGate('sqs', iam, stackKeyId),
+        },
+        keyNames: { [names.table]: resources.table.KeySchema.map((k) => k.AttributeName) },
+        keyIds: [stackKeyId, ...(iam?.principals.map((p) => iam.keyFor(p.name)) ?? [])],
+      });
+    }
+    const env = {
+      ...baseEnv,
+      ...(behaviour
+        ? {
+            GEOHUB_ENDPOINT_DYNAMODB: behaviour.endpoints.dynamodb,
+            GEOHUB_ENDPOINT_S3: behaviour.endpoints.s3,
+            GEOHUB_ENDPOINT_SQS: behaviour.endpoints.sqs,
+          }
+        : {}),
+      GEOHUB_BUCKET: names.bucket,
+      GEOHUB_TABLE: names.table,
+      GEOHUB_QUEUE_URL: names.queueUrls.WorkQueue!,
+      GEOHUB_DLQ_URL: names.queueUrls.DeadLetterQueue!,
+    };
     return {
       env,
       iam,
-      envFor: keyed(env, iam),
+      envFor: (principal) =>
+        iam && principal !== ADMINISTRATOR
+          ? { ...env, [CREDENTIAL_ENV.accessKeyId]: iam.keyFor(principal) }
+          : { ...env },
       config: loadConfig(env),
       resources,
       pids: emulators.map((e) => e.pid),
-      faults: () => (options.faults ? joined?.counts() : undefined),
-      onS3Event: events.listen,
+      faults: () => (options.faults ? behaviour?.counts() : undefined),
+      onS3Event: (listener) => listeners.push(listener),
       stop,
     };
   } catch (error) {
