@@ -11,6 +11,7 @@ import type { ObjectStore } from '../../lib/store/object-store.js';
 import { guardedInvoke, guardedStarter, guardedStop } from '../iam/guard-calls.js';
 import { OPERATOR } from '../iam/local-iam.js';
 import { startWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
+import { notifies } from '../stack/s3-notification.js';
 import {
   LOCAL_ACCOUNT,
   LOCAL_REGION,
@@ -168,13 +169,16 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
 
     // Uploads are announced by s3rver's events, like S3 notifications; the outcome of each is
     // kept so that upload() can report what its own event did.
-    const outcomes: UploadOutcomes = new Map();
+    const outcomes: UploadOutcomes = {
+      waiting: new Map(),
+      announces: (event, key) => notifies(stack.resources.bucket.notifications, event, key),
+    };
     stack.onS3Event((record) => {
       void onUpload({ Records: [record] })
         .then((results) => {
           const key = (record as { s3: { object: { key: string } } }).s3.object.key;
-          for (const r of results) outcomes.get(key)?.(r);
-          outcomes.delete(key);
+          for (const r of results) outcomes.waiting.get(key)?.(r);
+          outcomes.waiting.delete(key);
         })
         .catch((error: unknown) => options.log?.error({ err: error }, 'upload trigger failed'));
     });
@@ -205,13 +209,18 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       principal: as,
       upload: (file, uploadOptions) => uploadFile({ s3: clients.s3, store, outcomes }, file, uploadOptions),
       uploadCollection: (files, uploadOptions) =>
-        withOutcome(outcomes, incomingKey(collectionFileName(uploadOptions.name)), async (key) => {
-          const done = await uploadCollection(clients.s3, store, files, {
-            ...uploadOptions,
-            manifestKey: key,
-          });
-          return { parts: done.parts };
-        }),
+        withOutcome(
+          outcomes,
+          'ObjectCreated:Put',
+          incomingKey(collectionFileName(uploadOptions.name)),
+          async (key) => {
+            const done = await uploadCollection(clients.s3, store, files, {
+              ...uploadOptions,
+              manifestKey: key,
+            });
+            return { parts: done.parts };
+          },
+        ),
       // geohub redrive invokes the redrive function, which acts under its own role.
       redrive: guardedInvoke(iam, OPERATOR, 'redrive', redriveFunction),
       reap: reaperTask({ ...as('reaper'), starter: starterOf('reaper') }),

@@ -17,7 +17,14 @@ export interface FileUploadOptions {
 export type UploadOutcome = StartRunOutcome & { readonly key: string; readonly parts: number };
 
 /** What each upload's S3 event did, by the event's key: told by the upload trigger, awaited by the upload. */
-export type UploadOutcomes = Map<string, (outcome: StartRunOutcome) => void>;
+export interface UploadOutcomes {
+  readonly waiting: Map<string, (outcome: StartRunOutcome) => void>;
+  /** Whether the bucket sends an event of this type for this key (its notification configuration). */
+  announces(eventName: UploadEvent, key: string): boolean;
+}
+
+/** How the hub's uploads land: a file in parts, a collection's manifest in one PUT. */
+export type UploadEvent = 'ObjectCreated:CompleteMultipartUpload' | 'ObjectCreated:Put';
 
 /**
  * A file into incoming/ as a user's `aws s3 cp` would put it (its job sidecar first, then the file
@@ -29,7 +36,8 @@ export async function uploadFile(
   file: string,
   options: FileUploadOptions = {},
 ): Promise<UploadOutcome> {
-  return withOutcome(deps.outcomes, incomingKey(options.name ?? basename(file)), async (key) => {
+  const uploaded = incomingKey(options.name ?? basename(file));
+  return withOutcome(deps.outcomes, 'ObjectCreated:CompleteMultipartUpload', uploaded, async (key) => {
     if (options.job) await deps.store.putText(`${key}.job.json`, JSON.stringify(options.job));
     const { parts } = await uploadFileMultipart(deps.s3, deps.store.bucket, key, file, {
       onProgress: options.onProgress,
@@ -42,19 +50,26 @@ export async function uploadFile(
 
 /**
  * Stores what `store` writes under `key` (the object whose event starts a run), then waits for
- * what that event did; an upload that fails is forgotten, so no outcome waits for it.
+ * what that event did; an upload that fails is forgotten, so no outcome waits for it. An upload
+ * the bucket sends no event for starts nothing, as on AWS: said at once rather than awaited.
  */
 export async function withOutcome<T extends object>(
   outcomes: UploadOutcomes,
+  event: UploadEvent,
   key: string,
   store: (key: string) => Promise<T>,
 ): Promise<StartRunOutcome & T & { readonly key: string }> {
-  const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.set(encodeEventKey(key), resolve));
+  if (!outcomes.announces(event, key)) {
+    const reason = `the bucket's notification configuration (serverless.yml) sends no ${event} event for ${key}`;
+    return { outcome: 'ignored', reason, ...(await store(key)), key };
+  }
+  const eventKey = encodeEventKey(key);
+  const outcome = new Promise<StartRunOutcome>((resolve) => outcomes.waiting.set(eventKey, resolve));
   try {
     const stored = await store(key);
     return { ...(await outcome), ...stored, key };
   } catch (error) {
-    outcomes.delete(encodeEventKey(key));
+    outcomes.waiting.delete(eventKey);
     throw error;
   }
 }

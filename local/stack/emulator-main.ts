@@ -12,10 +12,12 @@ import {
   EMULATOR_KINDS,
   type EmulatorKind,
   type EmulatorMessage,
+  type NotificationsMessage,
   type StartedEmulator,
 } from './emulator-protocol.js';
 import { StackStartError } from './errors.js';
 import { credentialsFromEnv } from './local-credentials.js';
+import type { StartedS3 } from './s3-emulator.js';
 
 // Files may still appear in the data directory while it is removed (a JVM that is being stopped):
 // a removal that meets one tries again instead of failing and leaving the directory behind.
@@ -28,6 +30,16 @@ process.once('disconnect', () => parentGone.abort());
 
 function send(message: EmulatorMessage): void {
   if (process.connected) process.send?.(message);
+}
+
+/** The S3 stand-in takes its bucket's notification configuration from the parent (emulator-set.ts). */
+function withNotifications(s3: StartedS3): StartedEmulator {
+  process.on('message', (message: NotificationsMessage) => {
+    if (message.type !== 'notifications') return;
+    s3.setNotifications(message.rules);
+    send({ type: 'notifications-set' });
+  });
+  return s3;
 }
 
 async function main(): Promise<void> {
@@ -47,8 +59,10 @@ async function main(): Promise<void> {
           signal: parentGone.signal,
         })
       : kind === 's3rver'
-        ? await (await import('./s3-emulator.js')).startS3(dataDir, credentials, (record) =>
-            send({ type: 's3-event', record }),
+        ? withNotifications(
+            await (await import('./s3-emulator.js')).startS3(dataDir, credentials, (record) =>
+              send({ type: 's3-event', record }),
+            ),
           )
         : await (await import('./sqs-emulator.js')).startSqs(credentials.accessKeyId);
 

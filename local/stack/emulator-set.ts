@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markPhase } from '../../lib/log/phase-marks.js';
 import { type EmulatorProcess, startEmulator } from './emulator-process.js';
-import { EMULATOR_KINDS, type EmulatorMessage } from './emulator-protocol.js';
+import { EMULATOR_KINDS, type EmulatorMessage, type NotificationsMessage } from './emulator-protocol.js';
+import { StackStartError } from './errors.js';
 import { CREDENTIAL_ENV, newLocalCredentials } from './local-credentials.js';
+import type { NotificationRule } from './s3-notification.js';
 
 /**
  * The stack's emulator processes, all started at once: the first part of a stack's start, split
@@ -21,6 +23,11 @@ export interface EmulatorSet {
   readonly started: Promise<readonly EmulatorProcess[]>;
   /** Messages from the emulators (s3rver's event records), from the start on. */
   onMessage(listener: (message: EmulatorMessage) => void): void;
+  /**
+   * Sets the bucket's notification configuration on the S3 stand-in, once it has started, and
+   * resolves when it holds: before then it sends no event (s3-emulator.ts).
+   */
+  setNotifications(rules: readonly NotificationRule[]): Promise<void>;
   /** Stops every emulator that started and removes the data directory; safe to call again. */
   stop(): Promise<void>;
 }
@@ -84,5 +91,23 @@ export function startEmulators(): EmulatorSet {
     return results.map((r) => (r as PromiseFulfilledResult<EmulatorProcess>).value);
   });
   started.catch(() => {}); // its owner awaits it; a start nobody awaits yet must not crash the process
-  return { dataDir, credentialEnv, started, onMessage: (l) => listeners.push(l), stop };
+  const setNotifications = async (rules: readonly NotificationRule[]) => {
+    const { child } = (await started).find((e) => e.kind === 's3rver')!;
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: EmulatorMessage) => {
+        if (message.type !== 'notifications-set') return;
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve();
+      };
+      const onExit = () => {
+        child.off('message', onMessage);
+        reject(new StackStartError('the s3rver emulator exited before its notifications were set'));
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.send({ type: 'notifications', rules } satisfies NotificationsMessage);
+    });
+  };
+  return { dataDir, credentialEnv, started, onMessage: (l) => listeners.push(l), setNotifications, stop };
 }

@@ -1,4 +1,5 @@
 import { ResourceDefinitionError } from './errors.js';
+import { type NotificationRule, readNotifications } from './s3-notification.js';
 import { readServerlessDocument, SERVERLESS_FILE } from './serverless-document.js';
 
 export interface KeyElement {
@@ -32,6 +33,8 @@ export interface StackResources {
     readonly BucketName: string;
     /** Versioning enabled: every upload has a version id (local/stack/versioned-events.ts). */
     readonly versioned?: boolean;
+    /** Which events the bucket sends its upload trigger (s3-notification.ts). */
+    readonly notifications: readonly NotificationRule[];
   };
   readonly table: TableDefinition & { readonly logicalId: string };
   /** Dead-letter queues come first, so a queue's redrive target always exists when it is created. */
@@ -151,6 +154,7 @@ export function readResources(vars: ResourceVariables, file: string = SERVERLESS
       BucketName: name(bucket.Properties.BucketName, bucketId),
       versioned:
         (bucket.Properties.VersioningConfiguration as { Status?: string } | undefined)?.Status === 'Enabled',
+      notifications: readNotifications(bucket.Properties.NotificationConfiguration),
     },
     table: {
       logicalId: tableId,

@@ -104,6 +104,9 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     iamStart?.catch(() => {}); // awaited below, after the emulators
     versioned = resources.bucket.versioned === true;
     const emulators = await set.started;
+    // Set before the bucket is made: every upload S3 would announce is announced, and no other.
+    const notificationsSet = set.setNotifications(resources.bucket.notifications);
+    notificationsSet.catch(() => {}); // awaited below, before the bucket
     const iam = await iamStart;
     iamOf = iam;
     const stackKeyId = credentialEnv[CREDENTIAL_ENV.accessKeyId]!;
@@ -125,6 +128,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       }),
     );
     markPhase('stack: emulators up');
+    await notificationsSet;
     const names = await provision(bootstrap, resources).finally(() => bootstrap.destroy());
     markPhase('stack: tables and queues made');
     if (options.faults || iam) {
