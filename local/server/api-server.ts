@@ -13,6 +13,7 @@ import { runTilesGeoJson } from './page/tile-geojson.js';
 import { runTileStates } from './page/tile-state-codes.js';
 import { RESPONDED } from './receive-upload.js';
 import type { RunControl } from './run-control.js';
+import { runView } from './run-view.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -39,42 +40,21 @@ export async function startApiServer(
   gate: (actualPort: number) => RequestGate = () => () => true,
 ): Promise<ApiServer> {
   const collectionOf = createRunCollectionReader(control.store);
-  const runView = async (runId: string, detail = false) => {
+  const viewOf = async (runId: string, detail = false) => {
     const run = await control.ledger.getRun(runId);
     if (!run) throw new HttpError(404, `no such run: ${runId}`);
-    const [execution, collection, executions] = await Promise.all([
-      run.executionArn ? control.execution(run.executionArn) : undefined,
+    const [view, collection] = await Promise.all([
+      runView(control, run, { chain: detail, history: true }),
       collectionOf(run),
-      detail ? executionChain(runId) : undefined,
     ]);
     const capacity = control.capacity();
     return {
-      ...run,
+      ...view,
       ...(collection ? { collection } : {}),
-      // A run of any length is a chain of executions (hand-overs, re-drives): the run's own view shows it.
-      ...(executions ? { executions } : {}),
       // Pool-wide: spot and on-demand workers, the interruption rate vs break-even, the cost mix.
       ...(capacity ? { capacity } : {}),
-      execution: execution
-        ? {
-            status: execution.status,
-            state: execution.state,
-            transitions: execution.transitions,
-            states: execution.states,
-            error: execution.error,
-            cause: execution.cause,
-          }
-        : undefined,
     };
   };
-  const executionChain = async (runId: string) =>
-    Promise.all(
-      (await control.chain.list(runId)).map(async (link) => ({
-        ...link,
-        name: link.executionArn.slice(link.executionArn.lastIndexOf(':') + 1),
-        historyEvents: (await control.execution(link.executionArn))?.historyEvents,
-      })),
-    );
   // The run-control page's map: manifest sub-tiles merged with ledger states, bounded.
   const runTiles = createRunTilesReader(control.store, control.ledger);
   const mapOf = async (runId: string) => {
@@ -90,7 +70,7 @@ export async function startApiServer(
     [
       'GET',
       /^\/api\/runs$/,
-      async () => Promise.all((await control.ledger.listRuns(100)).map((r) => runView(r.runId))),
+      async () => Promise.all((await control.ledger.listRuns(100)).map((r) => viewOf(r.runId))),
     ],
     [
       'GET',
@@ -102,7 +82,7 @@ export async function startApiServer(
         const wait = Math.min(MAX_RUN_WAIT_MS, Number(url.searchParams.get('wait')) || 0);
         const arn = wait > 0 ? (await control.ledger.getRun(runId))?.executionArn : undefined;
         if (arn) await control.waitForEnd(arn, wait);
-        return runView(runId, true);
+        return viewOf(runId, true);
       },
     ],
     [
@@ -133,7 +113,7 @@ export async function startApiServer(
       async (m) => {
         const run = await control.cancel(runIdOf(m));
         if (!run) throw new HttpError(404, `no such run: ${m[1]}`);
-        return runView(run.runId);
+        return viewOf(run.runId);
       },
     ],
     [

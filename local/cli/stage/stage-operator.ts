@@ -2,10 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { countClaims } from '../../../lib/ledger/tile-records.js';
 import { ENDED_RUN_STATUSES, type RunRecord } from '../../../lib/model/run.js';
 import { verifyRun } from '../../../lib/verify/verify-run.js';
+import { runView } from '../../server/run-view.js';
 import { CliError } from '../cli-error.js';
 import { copyRunOutputs } from '../copy-outputs.js';
 import type { Operator, RunView, SubmitOptions } from '../operator/operator.js';
 import { stageError } from './stage-errors.js';
+import { describedOnceEnded } from './stage-run-control.js';
 import type { StageServices } from './stage-services.js';
 import { submitToStage } from './submit-to-stage.js';
 
@@ -39,22 +41,8 @@ export function stageOperator(services: StageServices, now = Date.now): Operator
     if (!run) throw new CliError(`no such run on stage ${target.stage}: ${runId}`);
     return run;
   };
-  const view = async (run: RunRecord): Promise<RunView> => {
-    const [execution, links] = await Promise.all([
-      run.executionArn ? executions.describe(run.executionArn) : undefined,
-      chain.list(run.runId),
-    ]);
-    return {
-      ...run,
-      ...(execution
-        ? { execution: { status: execution.status, error: execution.error, cause: execution.cause } }
-        : {}),
-      executions: links.map((link) => ({
-        ...link,
-        name: link.executionArn.slice(link.executionArn.lastIndexOf(':') + 1),
-      })),
-    };
-  };
+  const execution = describedOnceEnded(executions);
+  const view = (run: RunRecord): Promise<RunView> => runView({ chain, execution }, run, { chain: true });
   const submit = (source: Parameters<typeof submitToStage>[1], options: SubmitOptions) =>
     submitToStage({ store, s3: aws.clients.s3, ledger, now }, source, options).then((r) => ({
       ...r,

@@ -7,24 +7,13 @@ import type { StageServices } from './stage-services.js';
  * and re-drive as the CLI does them. The workers run on Fargate: no pool, no scratch to show.
  */
 export function stageRunControl(services: StageServices): RunControl {
-  const { aws, executions, target } = services;
-  // An ended execution never changes: described once. The page polls every run's view, and Step
-  // Functions allows some 20 DescribeExecution calls a second per account and region.
-  const ended = new Map<string, ExecutionSnapshot>();
+  const { aws, target } = services;
   return {
     target: { kind: 'stage', stage: target.stage, region: target.region },
     ledger: aws.ledger,
     store: aws.store,
     chain: aws.chain,
-    async execution(arn) {
-      const known = ended.get(arn);
-      if (known) return known;
-      const e = await executions.describe(arn);
-      if (!e) return undefined;
-      const snapshot = { status: e.status, error: e.error, cause: e.cause };
-      if (e.status !== 'RUNNING' && e.status !== 'PENDING_REDRIVE') ended.set(arn, snapshot);
-      return snapshot;
-    },
+    execution: describedOnceEnded(services.executions),
     // The page asks again; Step Functions has no call that waits for an end.
     waitForEnd: async () => {},
     cancel: (runId) => services.cancel(runId, 'geohub console'),
@@ -33,5 +22,25 @@ export function stageRunControl(services: StageServices): RunControl {
     workers: () => [],
     capacity: () => undefined,
     queues: () => services.queues(),
+  };
+}
+
+/**
+ * Step Functions' view of an execution, an ended one described once: an ended execution never
+ * changes, the page polls every run's view, and Step Functions allows some 20 DescribeExecution
+ * calls a second per account and region.
+ */
+export function describedOnceEnded(
+  executions: StageServices['executions'],
+): (executionArn: string) => Promise<ExecutionSnapshot | undefined> {
+  const ended = new Map<string, ExecutionSnapshot>();
+  return async (arn) => {
+    const known = ended.get(arn);
+    if (known) return known;
+    const e = await executions.describe(arn);
+    if (!e) return undefined;
+    const snapshot = { status: e.status, error: e.error, cause: e.cause };
+    if (e.status !== 'RUNNING' && e.status !== 'PENDING_REDRIVE') ended.set(arn, snapshot);
+    return snapshot;
   };
 }
