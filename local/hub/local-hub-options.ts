@@ -40,6 +40,6 @@ export interface LocalHubOptions {
    * `--stage local` (control-plane/): off by default, nothing else calls them.
    */
   readonly controlPlane?: boolean;
-  /** The roles IAM enforces, from this document instead of serverless.yml (stack.ts). */
-  readonly iamDocument?: unknown;
+  /** The template the stack is built from instead of serverless.yml: its roles and resources (stack.ts). */
+  readonly template?: unknown;
 }

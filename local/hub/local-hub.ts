@@ -92,7 +92,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
   const stackStart = startLocalStack({
     faults: options.faults,
     emulators: options.emulators,
-    iamDocument: options.iamDocument,
+    template: options.template,
   });
   let capacity: CapacityController | undefined;
   const nudge = progressNudge();
@@ -188,7 +188,7 @@ export async function startLocalHub(options: LocalHubOptions): Promise<LocalHub>
       redrive({ ...as('redrive'), starter: starterOf('redrive') }, runId);
     const operatorExecutions = guardedStop(executions, iam, OPERATOR);
     const controlPlane = options.controlPlane
-      ? await startHubControlPlane(stack, operatorExecutions, redriveFunction, options.iamDocument)
+      ? await startHubControlPlane(stack, operatorExecutions, redriveFunction, options.template)
       : undefined;
 
     let stopped = false;

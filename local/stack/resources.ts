@@ -102,9 +102,13 @@ function getAttTarget(value: unknown): string {
   );
 }
 
-/** Reads the bucket, ledger table and queues that serverless.yml deploys. */
-export function readResources(vars: ResourceVariables, file: string = SERVERLESS_FILE): StackResources {
-  const doc = readServerlessDocument(file) as {
+/** Reads the bucket, ledger table and queues that serverless.yml (or `document`, parsed from it) deploys. */
+export function readResources(
+  vars: ResourceVariables,
+  file: string = SERVERLESS_FILE,
+  document: unknown = readServerlessDocument(file),
+): StackResources {
+  const doc = document as {
     service?: string;
     resources?: { Resources?: Record<string, CfnResource> };
   };

@@ -11,7 +11,7 @@ import { type EmulatorSet, startEmulators } from './emulator-set.js';
 import { CREDENTIAL_ENV } from './local-credentials.js';
 import { provision } from './provision.js';
 import { readResources, type StackResources } from './resources.js';
-import { readServerlessDocument } from './serverless-document.js';
+import { readServerlessDocument, SERVERLESS_FILE } from './serverless-document.js';
 import { withVersionId } from './versioned-events.js';
 
 export const LOCAL_STAGE = 'local';
@@ -56,11 +56,11 @@ export interface StartOptions {
    */
   readonly iam?: boolean;
   /**
-   * The document whose roles IAM enforces, instead of serverless.yml's (the resources still come
-   * from serverless.yml): a test gives a copy with one statement removed to see a run end as it
-   * would on AWS.
+   * The template the stack is built from instead of serverless.yml (parsed): its roles, which IAM
+   * enforces, and its resources, the bucket's notifications among them. A test gives a copy with
+   * one statement removed, or a notification's filter changed, to see a run end as it would on AWS.
    */
-  readonly iamDocument?: unknown;
+  readonly template?: unknown;
   /** Emulators already starting (emulator-set.ts); by default this start starts them. */
   readonly emulators?: EmulatorSet;
 }
@@ -89,14 +89,18 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
   try {
     const resources =
       options.resources ??
-      readResources({ stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
+      readResources(
+        { stage: LOCAL_STAGE, accountId: LOCAL_ACCOUNT, region: LOCAL_REGION },
+        SERVERLESS_FILE,
+        options.template,
+      );
     const { credentialEnv } = set;
     // Read while the emulators start (the ARN formats are iam-data's files).
     const iamStart =
       options.iam === false
         ? undefined
         : createLocalIam({
-            document: options.iamDocument ?? readServerlessDocument(),
+            document: options.template ?? readServerlessDocument(),
             vars: { stage: LOCAL_STAGE, region: LOCAL_REGION },
             scope: { partition: 'aws', region: LOCAL_REGION, account: LOCAL_ACCOUNT },
             secret: credentialEnv[CREDENTIAL_ENV.secretAccessKey]!,

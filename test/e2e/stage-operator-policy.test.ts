@@ -73,7 +73,7 @@ describe('the operator policy: every statement is needed by a step of the CLI on
     it(`without ${sid}, a step fails in one line naming the permission`, async () => {
       const statement = statements().find((s) => s.Sid === sid)!;
       const actions = [statement.Action].flat();
-      const hub = await startTestHub({ workers: 1, controlPlane: true, iamDocument: without(sid) });
+      const hub = await startTestHub({ workers: 1, controlPlane: true, template: without(sid) });
       try {
         const runId = await prepare(hub, step.needs);
         const env = { ...awsEnvFor(hub.stack, hub.controlPlane!, OPERATOR), AWS_PROFILE: '' };
@@ -100,7 +100,7 @@ describe('the operator policy: every statement is needed by a step of the CLI on
       Action: 's3:GetObject',
       Resource: 'arn:aws:s3:::survey-data/granted/*',
     } as Statement);
-    const hub = await startTestHub({ workers: 1, controlPlane: true, iamDocument: doc });
+    const hub = await startTestHub({ workers: 1, controlPlane: true, template: doc });
     try {
       const admin = hub.principal(ADMINISTRATOR).clients.s3;
       await admin.send(new CreateBucketCommand({ Bucket: 'survey-data' }));

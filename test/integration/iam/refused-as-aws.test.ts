@@ -112,7 +112,7 @@ describe('IAM on the local stack, as AWS refuses', () => {
   it('a run under a split role without s3:GetObjectVersion ends FAILED, naming the action, as on AWS', async () => {
     const hub = await startTestHub({
       workers: 1,
-      iamDocument: withoutAction('SplitRole', 's3:GetObjectVersion'),
+      template: withoutAction('SplitRole', 's3:GetObjectVersion'),
     });
     hubs.push(hub);
     const started = await hub.upload(RGB);
