@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pricePer1000 } from '../../../bench/support/price.js';
 import { type BenchResults, benchTable } from '../../../bench/table.js';
 
 // Recorded results (test/fixtures/README.md): the shape `npm run bench` saves in docs/benchmarks.json.
@@ -129,6 +130,51 @@ describe('the point-cloud and grace rows', () => {
     const row = rowOf(benchTable({ ...recorded(), cancel }), '| the kill grace, measured');
     expect(row).toContain(
       '40 ms (39–41, 3 runs); local copy 25 ms (24–26, 3 runs) | well under the grace (10 s) |',
+    );
+  });
+
+  it('judges the requests per sub-tile against their targets, as every other row: met only within them', () => {
+    const tiles = 20;
+    const counted = {
+      requests: {
+        'SQS.ReceiveMessageCommand': 4,
+        'SQS.SendMessageBatchCommand': 1,
+        'SQS.DeleteMessageBatchCommand': 1,
+        'DynamoDB.TransactWriteItemsCommand': 4,
+        'DynamoDB.UpdateItemCommand': 2,
+        'DynamoDB.GetItemCommand': 9,
+      },
+      s3HttpRequests: { PUT: 20, GET: 4 },
+      transitions: 12,
+      runSeconds: 10,
+      tiles,
+      cpu: { stack: 0.6, workers: 0.2 },
+    };
+    const results = {
+      ...recorded(),
+      counted,
+      cost: pricePer1000(counted.requests, counted.s3HttpRequests, counted.transitions, tiles),
+    };
+    const row = rowOf(benchTable(results), '| AWS requests per sub-tile');
+    // 6 SQS requests and 6 DynamoDB writes over 20 sub-tiles; reads are not writes.
+    expect(row).toContain('| SQS 0.30, DynamoDB writes 0.30 ');
+    expect(row).toContain(
+      '| SQS ≤ 0.1: **not met** (0.30 > 0.1); DynamoDB writes ≤ 0.2: **not met** (0.30 > 0.2); ≤ 1 PUT: met (1.00) |',
+    );
+    const lean = {
+      ...counted,
+      requests: { 'SQS.ReceiveMessageCommand': 2, 'DynamoDB.UpdateItemCommand': 4 },
+    };
+    const leanRow = rowOf(
+      benchTable({
+        ...results,
+        counted: lean,
+        cost: pricePer1000(lean.requests, lean.s3HttpRequests, 12, tiles),
+      }),
+      '| AWS requests per sub-tile',
+    );
+    expect(leanRow).toContain(
+      '| SQS ≤ 0.1: met (0.10); DynamoDB writes ≤ 0.2: met (0.20); ≤ 1 PUT: met (1.00) |',
     );
   });
 });
