@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pyramidTable } from './pyramid-table.js';
 import { startupTable } from './startup-table.js';
-import { type BenchResults, benchTable } from './table.js';
+import { type BenchResults, benchTable, olderNote } from './table.js';
 
 export const DOC = 'docs/benchmarks.md';
 export const RESULTS = 'docs/benchmarks.json';
@@ -54,7 +54,7 @@ export function benchmarksDoc(results: BenchResults, tried: string): string {
     '',
     benchTable(results),
     '',
-    ...(results.startup ? [startupTable(results.startup), ''] : []),
+    ...(results.startup ? [startupTable(results.startup, olderNote(results, 'startup')), ''] : []),
     ...(results.pyramid ? [pyramidTable(results.pyramid), ''] : []),
     NOTES,
     '## Tried and not kept',

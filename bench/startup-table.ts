@@ -42,11 +42,11 @@ const cell = (f: StartupFigures, name: string) => {
 };
 
 /** The profile as a table: each event's ms after the start, cold and on a running up. */
-export function startupTable(p: StartupProfile): string {
+export function startupTable(p: StartupProfile, older = ''): string {
   const rows = [
     `## Start-up profile: the ${p.tiles}-tile job (${p.job})`,
     '',
-    `Every process of the command marks its phases (\`GEOHUB_PROFILE\`, lib/log/phase-marks.ts). Each cell: ms after the command started, median (min–max) of ${p.cold.seconds.runs} runs; **●** on the critical path in every run (● k/n: in k of n), found by following from the exit what each event waited for (bench/support/startup-path.ts). Whole command: cold ${p.cold.seconds.median} s (${p.cold.seconds.min}–${p.cold.seconds.max}), on a running up ${p.onUp.seconds.median} s (${p.onUp.seconds.min}–${p.onUp.seconds.max}).`,
+    `Every process of the command marks its phases (\`GEOHUB_PROFILE\`, lib/log/phase-marks.ts). Each cell: ms after the command started, median (min–max) of ${p.cold.seconds.runs} runs; **●** on the critical path in every run (● k/n: in k of n), found by following from the exit what each event waited for (bench/support/startup-path.ts). Whole command: cold ${p.cold.seconds.median} s (${p.cold.seconds.min}–${p.cold.seconds.max}), on a running up ${p.onUp.seconds.median} s (${p.onUp.seconds.min}–${p.onUp.seconds.max}).${older}`,
     '',
     '| event | what | cold `geohub run` | on a running `geohub up` |',
     '| --- | --- | --- | --- |',

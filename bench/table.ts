@@ -83,16 +83,18 @@ const DYNAMO_WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItem
 const cancelCell = (c: CancelFigures) =>
   `${c.groupDeadMs.median} / ${c.partGoneMs.median} / ${c.claimReleasedMs.median} ms (group dead ${c.groupDeadMs.min}–${c.groupDeadMs.max})`;
 
+/** A section measured by an earlier run than the results' own: says when, on which commit. */
+export function olderNote(r: BenchResults, section: Section): string {
+  const p = r.measured?.[section];
+  return p && p.at !== r.at
+    ? ` *(older: measured ${showAt(p.at)} on ${showCommit(p)}${p.load ? `, load average ${p.load.median} (${p.load.min}–${p.load.max})` : ''})*`
+    : '';
+}
+
 export function benchTable(r: BenchResults): string {
   const m = r.machine;
   const w = r.workers;
-  /** A section measured by an earlier run than this one: says when, on which commit. */
-  const older = (section: Section) => {
-    const p = r.measured?.[section];
-    return p && p.at !== r.at
-      ? ` *(older: measured ${showAt(p.at)} on ${showCommit(p)}${p.load ? `, load average ${p.load.median} (${p.load.min}–${p.load.max})` : ''})*`
-      : '';
-  };
+  const older = (section: Section) => olderNote(r, section);
   const code = r.commit ? ` on commit ${showCommit({ commit: r.commit, dirty: Boolean(r.dirty) })}` : '';
   const scope =
     r.only !== undefined

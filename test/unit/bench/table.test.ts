@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pricePer1000 } from '../../../bench/support/price.js';
-import { type BenchResults, benchTable } from '../../../bench/table.js';
+import { type BenchResults, benchTable, olderNote } from '../../../bench/table.js';
 
 // Recorded results (test/fixtures/README.md): the shape `npm run bench` saves in docs/benchmarks.json.
 const recorded = (): BenchResults =>
@@ -176,5 +176,21 @@ describe('the point-cloud and grace rows', () => {
     expect(leanRow).toContain(
       '| SQS ≤ 0.1: met (0.10); DynamoDB writes ≤ 0.2: met (0.20); ≤ 1 PUT: met (1.00) |',
     );
+  });
+
+  it('says when a section was measured by an earlier run than the one the table heads', () => {
+    const r = recorded();
+    expect(olderNote(r, 'startup')).toBe('');
+    const earlier = {
+      ...r,
+      measured: {
+        startup: {
+          commit: 'f321ab1357226472a6412385b2a71448cb43c72c',
+          dirty: false,
+          at: '2026-12-02T00:47:25.307Z',
+        },
+      },
+    } as BenchResults;
+    expect(olderNote(earlier, 'startup')).toBe(' *(older: measured 2026-12-02 00:47 UTC on `f321ab13`)*');
   });
 });
