@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pyramidTable } from './pyramid-table.js';
 import { startupTable } from './startup-table.js';
+import { sizeTable } from './support/size-table.js';
 import { type BenchResults, benchTable, olderNote } from './table.js';
 
 export const DOC = 'docs/benchmarks.md';
@@ -54,6 +55,9 @@ export function benchmarksDoc(results: BenchResults, tried: string): string {
     '',
     benchTable(results),
     '',
+    ...(results.overhead.length > 0
+      ? [sizeTable(results.overhead, results.workers, olderNote(results, 'overhead')), '']
+      : []),
     ...(results.startup ? [startupTable(results.startup, olderNote(results, 'startup')), ''] : []),
     ...(results.pyramid ? [pyramidTable(results.pyramid), ''] : []),
     NOTES,

@@ -46,20 +46,22 @@ export interface OverheadFigures {
     readonly stop?: Spread;
     readonly toolRuns: number;
   };
-  readonly rawExact: Spread;
-  readonly rawDefault: Spread;
+  /** The raw tool; unset where only the tiler was compared (BenchRaster.peers). */
+  readonly rawExact?: Spread;
+  readonly rawDefault?: Spread;
   readonly gdal2tiles: Spread & { readonly tiles: number };
   /** What geohub's tiles were made with: its default, GDAL's approximate transformer. */
   readonly transformer: 'approximate';
   readonly ratios: {
     /** geohub (start-up excluded, then included) / `xargs gdalwarp` as typed: the same transformer. */
-    readonly excludingStartup: number;
-    readonly includingStartup: number;
+    readonly excludingStartup?: number;
+    readonly includingStartup?: number;
     /** geohub (start-up excluded) / `xargs gdalwarp -et 0`, the exact transformer. */
-    readonly vsRawExact: number;
+    readonly vsRawExact?: number;
     readonly vsGdal2tiles: number;
   };
-  readonly bytesPerTile: { readonly before: number; readonly after: number };
+  /** Against the per-tile gdalwarp's tiles: unset where the raw tool was not run. */
+  readonly bytesPerTile?: { readonly before: number; readonly after: number };
 }
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
@@ -146,12 +148,13 @@ export async function benchOverhead(
     // Its first run warms it (the Lambda containers, the workers' engines): untimed, as the up's
     // own start is; an up a user keeps running has made such a run long before.
     await geohubCliRun(raster, zoom, workers, dir, up.env);
+    const raw = raster.peers !== 'tiler';
     for (let round = 0; round < runs; round += 1) {
       if (round > 0) geohub.push(await geohubRun(raster, workers));
-      exact.push(await rawRun(raster, tiles, workers, dir, true));
+      if (raw) exact.push(await rawRun(raster, tiles, workers, dir, true));
       cli.push(await geohubCliRun(raster, zoom, workers, dir));
       onUp.push(await geohubCliRun(raster, zoom, workers, dir, up.env));
-      approx.push(await rawRun(raster, tiles, workers, dir, false));
+      if (raw) approx.push(await rawRun(raster, tiles, workers, dir, false));
       g2t.push(await gdal2tilesRun(raster, zoom, workers, dir));
     }
   } finally {
@@ -166,8 +169,8 @@ export async function benchOverhead(
 
   const run = spread(geohub.map((g) => g.runSeconds));
   const withStartup = spread(cli.map((c) => c.seconds));
-  const rawExact = spread(exact.map((r) => r.seconds));
-  const rawDefault = spread(approx.map((r) => r.seconds));
+  const rawExact = exact.length > 0 ? spread(exact.map((r) => r.seconds)) : undefined;
+  const rawDefault = approx.length > 0 ? spread(approx.map((r) => r.seconds)) : undefined;
   const gdal2tiles = { ...spread(g2t.map((r) => r.seconds)), tiles: g2t[0]!.tiles };
   return {
     raster: raster.label,
@@ -182,16 +185,26 @@ export async function benchOverhead(
       stop: spread(geohub.map((g) => g.stopSeconds)),
       toolRuns: geohub[0]!.toolRuns,
     },
-    rawExact,
-    rawDefault,
+    ...(rawExact && rawDefault ? { rawExact, rawDefault } : {}),
     gdal2tiles,
     transformer: 'approximate',
     ratios: {
-      excludingStartup: ratio(run.median, rawDefault.median),
-      includingStartup: ratio(withStartup.median, rawDefault.median),
-      vsRawExact: ratio(run.median, rawExact.median),
+      ...(rawExact && rawDefault
+        ? {
+            excludingStartup: ratio(run.median, rawDefault.median),
+            includingStartup: ratio(withStartup.median, rawDefault.median),
+            vsRawExact: ratio(run.median, rawExact.median),
+          }
+        : {}),
       vsGdal2tiles: ratio(run.median, gdal2tiles.median),
     },
-    bytesPerTile: { before: Math.round(exact[0]!.bytesPerTile), after: Math.round(geohub[0]!.tileBytes) },
+    ...(exact[0]
+      ? {
+          bytesPerTile: {
+            before: Math.round(exact[0].bytesPerTile),
+            after: Math.round(geohub[0]!.tileBytes),
+          },
+        }
+      : {}),
   };
 }

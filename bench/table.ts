@@ -110,8 +110,12 @@ export function benchTable(r: BenchResults): string {
   ];
   for (const [i, o] of r.overhead.entries()) {
     rows.push(...overheadRows(o, w, older('overhead')));
-    const smaller = r.overhead.slice(0, i).find((p) => p.raster === o.raster && p.tiles < o.tiles);
-    if (smaller) rows.push(crossoverRow(smaller, o, w));
+    // The line through two sizes of one raster where both were timed against the raw tool.
+    const smaller = r.overhead
+      .slice(0, i)
+      .find((p) => p.raster === o.raster && p.tiles < o.tiles && p.rawDefault);
+    const crossing = smaller && crossoverRow(smaller, o, w);
+    if (crossing) rows.push(crossing);
   }
   const c = r.counted;
   const cost = r.cost;
