@@ -17,8 +17,3 @@ export class ObjectAccessDeniedError extends GeohubError {
 export class ObjectReadError extends GeohubError {
   override readonly name = 'ObjectReadError';
 }
-
-/** One CopyObject copies at most 5 GiB: a larger source would need a multipart copy. */
-export class ObjectTooLargeToCopyError extends GeohubError {
-  override readonly name = 'ObjectTooLargeToCopyError';
-}

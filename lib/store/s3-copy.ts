@@ -1,9 +1,15 @@
 import { CopyObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { ObjectAccessDeniedError, ObjectTooLargeToCopyError } from './errors.js';
+import { ObjectAccessDeniedError } from './errors.js';
 import type { ObjectHead } from './object-store.js';
+import { type MultipartCopyOptions, multipartCopy } from './s3-multipart-copy.js';
 
 /** The largest object one CopyObject copies (S3's limit); past it a copy is a multipart copy. */
 export const MAX_COPY_BYTES = 5 * 1024 ** 3;
+
+export interface CopyOptions extends MultipartCopyOptions {
+  /** Past this size the copy is a multipart one (default S3's limit for one CopyObject). */
+  readonly maxCopyBytes?: number;
+}
 
 export interface S3ObjectRef {
   readonly bucket: string;
@@ -13,13 +19,14 @@ export interface S3ObjectRef {
 
 /**
  * Copies an object within S3, server-side: no byte passes through this machine. The caller needs
- * s3:GetObject on the source and s3:PutObject on the target. An object over 5 GiB is refused
- * (a multipart copy, UploadPartCopy, is not implemented here).
+ * s3:GetObject on the source and s3:PutObject on the target (s3:AbortMultipartUpload too, for an
+ * object over 5 GiB: copied in parts, s3-multipart-copy.ts, and aborted on failure).
  */
 export async function copyObject(
   s3: S3Client,
   from: S3ObjectRef,
   to: { bucket: string; key: string },
+  options: CopyOptions = {},
 ): Promise<ObjectHead> {
   const version = from.versionId ? { VersionId: from.versionId } : {};
   const head = await s3
@@ -36,12 +43,11 @@ export async function copyObject(
       throw error;
     });
   const bytes = head.ContentLength ?? 0;
-  if (bytes > MAX_COPY_BYTES) {
-    throw new ObjectTooLargeToCopyError(
-      `s3://${from.bucket}/${from.key} is ${(bytes / 1024 ** 3).toFixed(1)} GiB: one copy takes at most 5 GiB`,
-    );
-  }
   const source = `${from.bucket}/${from.key.split('/').map(encodeURIComponent).join('/')}${from.versionId ? `?versionId=${encodeURIComponent(from.versionId)}` : ''}`;
+  if (bytes > (options.maxCopyBytes ?? MAX_COPY_BYTES)) {
+    const pinnedByVersion = Boolean(from.versionId);
+    return multipartCopy(s3, { header: source, bytes, etag: head.ETag ?? '', pinnedByVersion }, to, options);
+  }
   const r = await s3.send(new CopyObjectCommand({ Bucket: to.bucket, Key: to.key, CopySource: source }));
   return { bytes, etag: r.CopyObjectResult?.ETag ?? '', versionId: r.VersionId };
 }

@@ -24,6 +24,12 @@ const getObject: Rule = (p, arn) => [
   { action: has(p, 'VersionId') ? 's3:GetObjectVersion' : 's3:GetObject', resource: object(p, arn) },
 ];
 
+// A copy writes its target and reads its source (a named version: GetObjectVersion).
+const copy: Rule = (p, arn) => [
+  { action: 's3:PutObject', resource: object(p, arn) },
+  ...getObject((p.CopySource ?? {}) as Params, arn),
+];
+
 const S3: Record<string, Rule> = {
   GetObject: getObject,
   HeadObject: getObject,
@@ -33,11 +39,9 @@ const S3: Record<string, Rule> = {
   UploadPart: onObject('s3:PutObject'),
   CompleteMultipartUpload: onObject('s3:PutObject'),
   AbortMultipartUpload: onObject('s3:AbortMultipartUpload'),
-  // A copy writes its target and reads its source (a named version: GetObjectVersion).
-  CopyObject: (p, arn) => [
-    { action: 's3:PutObject', resource: object(p, arn) },
-    ...getObject((p.CopySource ?? {}) as Params, arn),
-  ],
+  CopyObject: copy,
+  // A multipart copy's part: the same two, each time (list_amazons3.html, UploadPartCopy).
+  UploadPartCopy: copy,
   ListParts: onObject('s3:ListMultipartUploadParts'),
   DeleteObject: (p, arn) => [
     { action: has(p, 'VersionId') ? 's3:DeleteObjectVersion' : 's3:DeleteObject', resource: object(p, arn) },

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
+import { runIdFor } from '../../lib/model/ids.js';
+import { copyObject } from '../../lib/store/s3-copy.js';
 import { awsEnvFor } from '../../local/hub/control-plane/hub-control-plane.js';
+import { incomingKey } from '../../local/hub/incoming-key.js';
 import type { LocalHub } from '../../local/hub/local-hub.js';
 import { OPERATOR } from '../../local/iam/local-iam.js';
 import { OPERATOR_POLICY } from '../../local/iam/operator-policy.js';
@@ -12,6 +15,7 @@ import { runCli } from '../support/cli.js';
 import { startTestHub } from '../support/hub.js';
 import { seedLedgerRun } from '../support/ledger-run.js';
 import { tempDir } from '../support/temp-dir.js';
+import { waitUntil } from '../support/wait-until.js';
 
 // Each statement of the stack's operator policy, removed in turn: the CLI step that needs it
 // fails, in one line that names the permission. A statement no step needs would be a grant
@@ -92,7 +96,7 @@ describe('the operator policy: every statement is needed by a step of the CLI on
 
   // A source already in S3 is copied server-side: the operator's identity needs to read it (their
   // own policy for their data, not the stack's), and is told in one line when it may not.
-  it('submit s3://… copies a readable source and runs it; an unreadable one is one line naming the read', async () => {
+  it('submit s3://… copies a readable source and runs it (in parts past the copy limit); an unreadable one is one line naming the read', async () => {
     const doc = structuredClone(readServerlessDocument()) as Doc;
     doc.resources.Resources[OPERATOR_POLICY]!.Properties.PolicyDocument.Statement.push({
       Sid: 'OwnSurveyData',
@@ -126,6 +130,26 @@ describe('the operator policy: every statement is needed by a step of the CLI on
       expect(refused.stderr.trim()).toBe(
         "geohub: stage local: missing permission s3:GetObject on arn:aws:s3:::survey-data/private/RGB.byte.tif: attach the stack's operator policy (its output OperatorPolicyArn) to your identity",
       );
+      // Past one CopyObject's limit (lowered here: a source over 5 GiB), the copy goes in parts
+      // under the same grants, and its completion's event starts the run as an upload's does.
+      const operator = hub.principal(OPERATOR);
+      const key = incomingKey('RGB.byte.tif');
+      const parts = { maxCopyBytes: 256 * 1024, partBytes: 256 * 1024 };
+      const from = { bucket: 'survey-data', key: 'granted/RGB.byte.tif' };
+      const copied = await copyObject(
+        operator.clients.s3,
+        from,
+        { bucket: operator.config.bucket, key },
+        parts,
+      );
+      expect(copied.etag).toMatch(/-\d+"$/);
+      expect(copied.bytes).toBe(readFileSync(RGB).length);
+      const version = copied.versionId ?? copied.etag.replace(/"/g, '');
+      const partsRun = runIdFor({ bucket: operator.config.bucket, key, version });
+      const started = async () => Boolean((await hub.ledger.getRun(partsRun))?.executionArn);
+      expect(await waitUntil(started, 60_000)).toBe(true);
+      await hub.executions.wait((await hub.ledger.getRun(partsRun))!.executionArn!);
+      expect((await hub.ledger.getRun(partsRun))?.status).toBe('SUCCEEDED');
     } finally {
       await hub.stop();
     }

@@ -3,14 +3,18 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  AbortMultipartUploadCommand,
   CopyObjectCommand,
   CreateBucketCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +118,13 @@ describe("the S3 stand-in's store (an object's MD5 in its metadata file)", () =>
     const done = await upload.done();
     const head = await s3.send(new HeadObjectCommand({ Bucket, Key: 'd/large.bin' }));
     expect(head.ContentLength).toBe(body.length);
+    // S3's multipart ETag, not the MD5 of the bytes: the MD5 of the parts' MD5s, and their count.
+    const MiB = 1024 * 1024;
+    const parts = [body.subarray(0, 5 * MiB), body.subarray(5 * MiB, 10 * MiB), body.subarray(10 * MiB)];
+    const ofParts = createHash('md5')
+      .update(Buffer.concat(parts.map((p) => createHash('md5').update(p).digest())))
+      .digest('hex');
+    expect(done.ETag).toBe(`"${ofParts}-3"`);
     expect(head.ETag).toBe(done.ETag);
     const got = await s3.send(
       new GetObjectCommand({ Bucket, Key: 'd/large.bin', Range: 'bytes=6000000-6000999' }),
@@ -121,5 +132,56 @@ describe("the S3 stand-in's store (an object's MD5 in its metadata file)", () =>
     expect(
       Buffer.from(await got.Body!.transformToByteArray()).equals(body.subarray(6_000_000, 6_001_000)),
     ).toBe(true);
+  });
+
+  it('aborts a multipart upload as S3 does: its parts gone, then NoSuchUpload; an id that is no upload is NoSuchUpload', async () => {
+    const key = { Bucket, Key: 'e/aborted.bin' };
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand(key));
+    await s3.send(new UploadPartCommand({ ...key, UploadId, PartNumber: 1, Body: randomBytes(1024) }));
+    const uploads = join(dir, Bucket, '._S3rver_uploads');
+    expect(readdirSync(uploads)).toContain(UploadId);
+    await s3.send(new AbortMultipartUploadCommand({ ...key, UploadId }));
+    expect(readdirSync(uploads)).not.toContain(UploadId);
+    const noSuchUpload = { name: 'NoSuchUpload', $metadata: { httpStatusCode: 404 } };
+    await expect(
+      s3.send(new UploadPartCommand({ ...key, UploadId, PartNumber: 2, Body: randomBytes(8) })),
+    ).rejects.toMatchObject(noSuchUpload);
+    await expect(s3.send(new AbortMultipartUploadCommand({ ...key, UploadId }))).rejects.toMatchObject(
+      noSuchUpload,
+    );
+    // Never a path: an id this store could not have given names no upload.
+    await expect(
+      s3.send(new AbortMultipartUploadCommand({ ...key, UploadId: '../../store-test' })),
+    ).rejects.toMatchObject(noSuchUpload);
+    expect(readdirSync(dir)).toContain(Bucket);
+  });
+
+  it('copies a part from a byte range of an object (UploadPartCopy), pinned to its ETag when asked', async () => {
+    const body = randomBytes(64 * 1024);
+    await s3.send(new PutObjectCommand({ Bucket, Key: 'f/src.bin', Body: body }));
+    const key = { Bucket, Key: 'f/copy.bin' };
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand(key));
+    const part = (PartNumber: number, range: string, ifMatch?: string) =>
+      s3.send(
+        new UploadPartCopyCommand({
+          ...key,
+          UploadId,
+          PartNumber,
+          CopySource: `${Bucket}/f/src.bin`,
+          CopySourceRange: range,
+          ...(ifMatch ? { CopySourceIfMatch: ifMatch } : {}),
+        }),
+      );
+    const copied = await part(1, 'bytes=1000-1999', md5(body));
+    expect(copied.CopyPartResult?.ETag).toBe(md5(body.subarray(1000, 2000)));
+    await expect(part(2, 'bytes=0-9', md5(Buffer.from('other')))).rejects.toMatchObject({
+      name: 'PreconditionFailed',
+      $metadata: { httpStatusCode: 412 },
+    });
+    await expect(part(2, `bytes=0-${body.length}`)).rejects.toMatchObject({
+      name: 'InvalidArgument',
+      $metadata: { httpStatusCode: 400 },
+    });
+    await s3.send(new AbortMultipartUploadCommand({ ...key, UploadId }));
   });
 });

@@ -29,17 +29,26 @@ describe('the action table (Service Authorization Reference)', () => {
     }
   });
 
-  it('authorises a copy as a write of its target and a read of its source (a version: GetObjectVersion)', () => {
+  it('authorises a copy, and each part of a multipart copy, as a write of its target and a read of its source (a version: GetObjectVersion)', () => {
+    for (const op of ['CopyObject', 'UploadPartCopy']) {
+      expect(
+        needs('s3', op, {
+          Bucket: BUCKET,
+          Key: 'incoming/1/a.tif',
+          CopySource: { Bucket: 'survey', Key: 'a.tif', VersionId: 'v1' },
+        }),
+      ).toEqual([
+        { action: 's3:PutObject', resource: `arn:aws:s3:::${BUCKET}/incoming/1/a.tif` },
+        { action: 's3:GetObjectVersion', resource: 'arn:aws:s3:::survey/a.tif' },
+      ]);
+    }
     expect(
-      needs('s3', 'CopyObject', {
+      needs('s3', 'UploadPartCopy', {
         Bucket: BUCKET,
         Key: 'incoming/1/a.tif',
-        CopySource: { Bucket: 'survey', Key: 'a.tif', VersionId: 'v1' },
-      }),
-    ).toEqual([
-      { action: 's3:PutObject', resource: `arn:aws:s3:::${BUCKET}/incoming/1/a.tif` },
-      { action: 's3:GetObjectVersion', resource: 'arn:aws:s3:::survey/a.tif' },
-    ]);
+        CopySource: { Bucket: 'survey', Key: 'a.tif' },
+      }).map((n) => n.action),
+    ).toEqual(['s3:PutObject', 's3:GetObject']);
     expect(
       needs('cloudformation', 'DescribeStacks', { StackName: 'geohub-dev' }).map((n) => n.resource),
     ).toEqual([
