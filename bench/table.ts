@@ -166,7 +166,7 @@ export function benchTable(r: BenchResults): string {
   if (r.cancel)
     rows.push(
       `| cancel through a worker → group dead / .part gone / claim released, cooperative tool (via execution stop)${older('cancel')} | ${cancelCell(r.cancel.cooperative)} | within the run-status poll + grace |`,
-      `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.runs} runs)${older('cancel')} | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
+      `| same, a tool that ignores SIGTERM (kill grace ${r.cancel.stubborn.graceMs / 1000} s; it had written its .part in ${r.cancel.stubborn.partsWritten} of ${r.cancel.stubborn.groupDeadMs.runs} runs)${older('cancel')} | ${cancelCell(r.cancel.stubborn)} | ≈ the kill grace |`,
     );
   const grace = r.cancel?.grace;
   if (grace)

@@ -193,4 +193,20 @@ describe('the point-cloud and grace rows', () => {
     } as BenchResults;
     expect(olderNote(earlier, 'startup')).toBe(' *(older: measured 2026-12-02 00:47 UTC on `f321ab13`)*');
   });
+
+  it('counts the stubborn cancel’s runs from its own figures, not the heading run’s', () => {
+    const s = (median: number, runs: number) => ({ median, min: median, max: median, runs });
+    const c = { groupDeadMs: s(500, 5), partGoneMs: s(510, 5), claimReleasedMs: s(520, 5), partsWritten: 5 };
+    const table = benchTable({
+      ...recorded(),
+      runs: 3,
+      cancel: {
+        cooperative: c,
+        stubborn: { ...c, groupDeadMs: s(10_000, 5), graceMs: 10_000 },
+      },
+    } as BenchResults);
+    expect(rowOf(table, '| same, a tool that ignores SIGTERM')).toContain(
+      'it had written its .part in 5 of 5 runs',
+    );
+  });
 });
