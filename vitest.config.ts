@@ -31,6 +31,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-stack.ts'],
+          setupFiles: ['test/support/record-label.ts'],
           // Real emulators, real GDAL: generous per-test time. Two files at a time: one after the
           // other left a core idle while a file waited on its stack (1,527 s in CI against 1,189 s
           // two at a time). Every process-table and scratch check judges only what its own file

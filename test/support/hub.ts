@@ -1,8 +1,5 @@
-import { relative } from 'node:path';
-import { expect } from 'vitest';
 import { type LocalHub, startLocalHub } from '../../local/hub/local-hub.js';
 import type { LocalHubOptions } from '../../local/hub/local-hub-options.js';
-import { RECORD_LABEL_ENV } from '../../local/iam/record-requests.js';
 
 /** Worker settings for hub tests: quick polling and short leases (AWS defaults are minutes). */
 export const HUB_WORKER_ENV: Readonly<Record<string, string>> = {
@@ -15,8 +12,6 @@ export const HUB_WORKER_ENV: Readonly<Record<string, string>> = {
 };
 
 export function startTestHub(options: Partial<LocalHubOptions> = {}): Promise<LocalHub> {
-  // What this file's runs were allowed to do is recorded under its name (npm run test:iam-mutation).
-  process.env[RECORD_LABEL_ENV] = relative(process.cwd(), expect.getState().testPath ?? '');
   return startLocalHub({
     workers: 2,
     pollMs: 300,
