@@ -31,6 +31,7 @@ import { benchDir, benchRasters } from './sources.js';
 import type { SplitBundleResult } from './split-bundle.js';
 import { benchStartupProfile } from './startup-profile.js';
 import { parseBenchArgs } from './support/bench-args.js';
+import { sampleSpeed } from './support/cpu-speed.js';
 import { sampleLoad } from './support/load.js';
 import { machine } from './support/machine.js';
 import { pdalOnPath } from './support/pdal-on-path.js';
@@ -51,9 +52,12 @@ const workers = availableParallelism();
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
 const started = performance.now();
 const load = sampleLoad();
+const speed = sampleSpeed();
 const dir = benchDir();
 /** A long bench on a busy machine: what is measured is kept as it comes (`partial: true`) and logged. */
 function saveSoFar(figures: Record<string, unknown>) {
+  // Between two measures: the machine's speed then.
+  speed.sample();
   mkdirSync(dirname(resultsPath), { recursive: true });
   writeFileSync(
     resultsPath,
@@ -237,11 +241,12 @@ try {
     ...code,
     machine: machine(),
     load: load.summary(),
+    speed: speed.summary(),
     quick,
     runs,
     workers,
     ...(only ? { only } : { totalSeconds: Math.round((performance.now() - started) / 1000) }),
-    measured: measuredBy({ ...code, at, load: load.summary() }, only ?? SECTIONS),
+    measured: measuredBy({ ...code, at, load: load.summary(), speed: speed.summary() }, only ?? SECTIONS),
     ...figures,
     overhead,
     cost,

@@ -9,6 +9,7 @@ import type { PyramidFigures } from './pyramid.js';
 import type { RerunFigures, SigtermResume, SigtermRun } from './resume.js';
 import type { SplitBundleResult } from './split-bundle.js';
 import type { StartupProfile } from './startup-profile.js';
+import { PROBE_STEPS } from './support/cpu-speed.js';
 import type { machine } from './support/machine.js';
 import { pdalRows } from './support/pdal-rows.js';
 import { crossoverRow, overheadRows } from './support/peer-rows.js';
@@ -29,6 +30,8 @@ export interface BenchResults {
   readonly machine: ReturnType<typeof machine>;
   /** The 1-minute load average sampled while the bench ran. */
   readonly load?: Spread;
+  /** The speed probe's seconds while it ran (support/cpu-speed.ts): older results lack it. */
+  readonly speed?: Spread;
   readonly runs: number;
   readonly workers: number;
   /** Unset for the figures saved so far by a bench that did not finish. */
@@ -87,7 +90,7 @@ const cancelCell = (c: CancelFigures) =>
 export function olderNote(r: BenchResults, section: Section): string {
   const p = r.measured?.[section];
   return p && p.at !== r.at
-    ? ` *(older: measured ${showAt(p.at)} on ${showCommit(p)}${p.load ? `, load average ${p.load.median} (${p.load.min}–${p.load.max})` : ''})*`
+    ? ` *(older: measured ${showAt(p.at)} on ${showCommit(p)}${p.load ? `, load average ${p.load.median} (${p.load.min}–${p.load.max})` : ''}${p.speed ? `, speed probe ${p.speed.median} s` : ''})*`
     : '';
 }
 
@@ -103,7 +106,7 @@ export function benchTable(r: BenchResults): string {
         ? '**an interrupted run: only the rows below were measured**'
         : `\`npm run bench\` took ${r.totalSeconds} s and measured every row`;
   const rows = [
-    `Measured ${showAt(r.at)}${code}, on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}${r.load ? `, load average ${r.load.median} (${r.load.min}–${r.load.max}) while it ran` : ''}; ${scope}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes. A ratio is the quotient of the two medians; a target is met only when it is.`,
+    `Measured ${showAt(r.at)}${code}, on ${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.gdal}${r.load ? `, load average ${r.load.median} (${r.load.min}–${r.load.max}) while it ran` : ''}${r.speed ? `, speed probe ${showSpread(r.speed)} (${PROBE_STEPS / 1e8}·10⁸ additions on one core, bench/support/cpu-speed.ts: the machine's share of its CPUs, which the load average does not show)` : ''}; ${scope}. Timings: median (min–max) of ${r.runs} runs; ${w} workers (\`geohub run\`'s default here: one per core) against ${w} tool processes. A ratio is the quotient of the two medians; a target is met only when it is.`,
     '',
     '| figure | result | target |',
     '| --- | --- | --- |',

@@ -10,6 +10,8 @@ export interface Provenance {
   readonly at: string;
   /** The 1-minute load average while it ran. */
   readonly load?: Spread;
+  /** Seconds of the speed probe while it ran (cpu-speed.ts): older results lack it. */
+  readonly speed?: Spread;
 }
 
 export function gitState(root: string): Pick<Provenance, 'commit' | 'dirty'> {

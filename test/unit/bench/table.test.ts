@@ -209,4 +209,25 @@ describe('the point-cloud and grace rows', () => {
       'it had written its .part in 5 of 5 runs',
     );
   });
+
+  it('states the speed probe the run measured, in its head and in an older section’s note', () => {
+    const speed = { median: 2.15, min: 1.66, max: 2.6, runs: 7 };
+    const head = benchTable({ ...recorded(), speed }).split('\n')[0]!;
+    expect(head).toContain('speed probe 2.15 s (1.66–2.6, 7 runs) (3·10⁸ additions on one core');
+    expect(benchTable(recorded()).split('\n')[0]).not.toContain('speed probe');
+    const older = {
+      ...recorded(),
+      measured: {
+        startup: {
+          commit: 'f321ab1357226472a6412385b2a71448cb43c72c',
+          dirty: false,
+          at: '2026-12-02T00:47:25.307Z',
+          speed,
+        },
+      },
+    } as BenchResults;
+    expect(olderNote(older, 'startup')).toBe(
+      ' *(older: measured 2026-12-02 00:47 UTC on `f321ab13`, speed probe 2.15 s)*',
+    );
+  });
 });
