@@ -6,5 +6,6 @@ import { RECORD_LABEL_ENV } from '../../local/iam/record-requests.js';
 // run test:iam-mutation, docs/iam-mutation.md), whichever way it starts them: set before the
 // file's own hooks run, for every file (a fork runs one file; a stack reads it when it stops).
 beforeAll(() => {
-  process.env[RECORD_LABEL_ENV] = relative(process.cwd(), expect.getState().testPath ?? '');
+  const file = expect.getState().testPath;
+  if (file) process.env[RECORD_LABEL_ENV] = relative(process.cwd(), file);
 });
