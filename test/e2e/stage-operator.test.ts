@@ -81,8 +81,34 @@ describe('the CLI on a deployed stage (--stage), under the operator policy with 
     const submitted = await stage<{ runId: string }>('submit', slow, '--zoom', '13', '--json');
     expect(submitted.code, submitted.stderr).toBe(0);
     second = submitted.json.runId;
-    expect(await waitUntil(() => toolsOf(second).length > 0, 90_000)).toBe(true);
-    const cancelled = await stage<Run>('cancel', second, '--json');
+    // Its tools are held stopped from their start until the cancel has returned, so the cancel
+    // lands mid-way however long the CLI takes to start on a loaded machine (its four tiles were
+    // once all done first). A stopped tool still takes the cancel's SIGKILL.
+    const stopped = new Set<number>();
+    const hold = () => {
+      for (const tool of toolsOf(second)) {
+        if (stopped.has(tool.pgid)) continue;
+        try {
+          process.kill(-tool.pgid, 'SIGSTOP');
+          stopped.add(tool.pgid);
+        } catch {
+          // ended between the listing and the signal
+        }
+      }
+      return stopped.size > 0;
+    };
+    expect(await waitUntil(hold, 90_000, 10)).toBe(true);
+    const holding = setInterval(hold, 10);
+    const cancelled = await stage<Run>('cancel', second, '--json').finally(() => {
+      clearInterval(holding);
+      for (const pgid of stopped) {
+        try {
+          process.kill(-pgid, 'SIGCONT');
+        } catch {
+          // killed by the cancel meanwhile
+        }
+      }
+    });
     expect(cancelled.code, cancelled.stderr).toBe(0);
     // Returned once the run was recorded CANCELLED (the execution's stop, then its status event).
     expect(cancelled.json.status).toBe('CANCELLED');
