@@ -21,11 +21,20 @@ export function localCredentials(config: Config): { accessKeyId: string; secretA
   return config.localCredentials ?? LOCAL_CREDENTIALS;
 }
 
+/**
+ * The SDK's default logger logs nothing, except that a failed request with a streamed body (an
+ * upload's part) is then told to the console: "An error was encountered in a non-retryable
+ * streaming request", on a user's terminal, after a Ctrl-C or a part this code retries itself
+ * (s3-multipart-upload.ts). A logger of its own, equally silent, keeps that line out too.
+ */
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+
 /** Region, retries, request bounds and local credentials: the settings every geohub client shares. */
 export function clientSettings(config: Config, endpoint: string | undefined) {
   return {
     region: config.region,
     maxAttempts: config.maxAttempts,
+    logger: SILENT,
     // Every request is bounded: a cleanup path must never wait on a socket forever.
     requestHandler: new NodeHttpHandler({
       connectionTimeout: config.connectTimeoutMs,

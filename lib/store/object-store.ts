@@ -57,5 +57,6 @@ export interface ObjectStore {
   /** Streams a local download of the object to `path`. */
   download(key: string, path: string, options?: ReadOptions): Promise<ObjectHead>;
   list(prefix: string, options?: RequestOptions): AsyncIterable<{ key: string; bytes: number; etag: string }>;
-  delete(key: string, options?: RequestOptions): Promise<void>;
+  /** Removes the object; with `versionId`, that version for good (no delete marker is left). */
+  delete(key: string, options?: RequestOptions & { versionId?: string }): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { CopyObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ObjectAccessDeniedError } from './errors.js';
+import { assemblyTimeoutMs } from './multipart-limits.js';
 import type { ObjectHead } from './object-store.js';
 import { type MultipartCopyOptions, multipartCopy } from './s3-multipart-copy.js';
 
@@ -30,7 +31,9 @@ export async function copyObject(
 ): Promise<ObjectHead> {
   const version = from.versionId ? { VersionId: from.versionId } : {};
   const head = await s3
-    .send(new HeadObjectCommand({ Bucket: from.bucket, Key: from.key, ...version }))
+    .send(new HeadObjectCommand({ Bucket: from.bucket, Key: from.key, ...version }), {
+      abortSignal: options.signal,
+    })
     .catch((error: unknown) => {
       // A HEAD's 403 has no body: say what it refuses, in IAM's words (as S3 would for a GET).
       if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 403) {
@@ -48,6 +51,10 @@ export async function copyObject(
     const pinnedByVersion = Boolean(from.versionId);
     return multipartCopy(s3, { header: source, bytes, etag: head.ETag ?? '', pinnedByVersion }, to, options);
   }
-  const r = await s3.send(new CopyObjectCommand({ Bucket: to.bucket, Key: to.key, CopySource: source }));
+  const r = await s3.send(new CopyObjectCommand({ Bucket: to.bucket, Key: to.key, CopySource: source }), {
+    abortSignal: options.signal,
+    // One CopyObject of up to 5 GiB is copied at S3's pace before it answers.
+    requestTimeout: assemblyTimeoutMs(bytes),
+  });
   return { bytes, etag: r.CopyObjectResult?.ETag ?? '', versionId: r.VersionId };
 }

@@ -6,16 +6,18 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import PQueue from 'p-queue';
+import { assemblyTimeoutMs, MAX_PARTS, MiB } from './multipart-limits.js';
 import type { ObjectHead } from './object-store.js';
-
-const MiB = 1024 * 1024;
-const MAX_PARTS = 10_000;
 
 export interface MultipartCopyOptions {
   /** Bytes per part (S3: 5 MiB to 5 GiB, at most 10,000 parts): default 512 MiB, larger for objects past 5 TB. */
   readonly partBytes?: number;
   /** Parts copied at once: each is a server-side copy, no byte passes through this machine. */
   readonly concurrency?: number;
+  /** Bytes copied so far, after each part. */
+  readonly onProgress?: (copiedBytes: number, totalBytes: number) => void;
+  /** Stops the copy: the parts in flight are abandoned and the upload aborted. */
+  readonly signal?: AbortSignal;
 }
 
 /** One object to copy: its `CopySource`, its size and the ETag every part must come from. */
@@ -48,15 +50,13 @@ export async function multipartCopy(
   const partBytes = copyPartBytes(source.bytes, options.partBytes);
   const count = Math.max(1, Math.ceil(source.bytes / partBytes));
   const target = { Bucket: to.bucket, Key: to.key };
-  // A part is copied at S3's pace, not this machine's; completing assembles the object (s3rver
-  // copies every part; S3 takes up to minutes): both bounded at a pessimistic 20 MB/s.
-  const boundOf = (bytes: number) => ({
-    requestTimeout: Math.max(60_000, Math.ceil(bytes / (20 * MiB)) * 1_000),
-  });
-  const created = await s3.send(new CreateMultipartUploadCommand(target));
+  const { signal } = options;
+  const boundOf = (bytes: number) => ({ requestTimeout: assemblyTimeoutMs(bytes), abortSignal: signal });
+  const created = await s3.send(new CreateMultipartUploadCommand(target), { abortSignal: signal });
   const uploadId = created.UploadId!;
   try {
     const parts: { PartNumber: number; ETag: string }[] = [];
+    let copied = 0;
     let failure: { error: unknown } | undefined;
     const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
     for (let i = 0; i < count; i += 1) {
@@ -78,6 +78,8 @@ export async function multipartCopy(
             boundOf(last - first + 1),
           );
           parts[i] = { PartNumber: i + 1, ETag: r.CopyPartResult?.ETag ?? '' };
+          copied += last - first + 1;
+          options.onProgress?.(copied, source.bytes);
         } catch (error) {
           // The first failure stops the copy: nothing more is started, and the abort below waits
           // for the parts in flight (a part completed after an abort would be billed).
@@ -88,6 +90,7 @@ export async function multipartCopy(
     }
     await queue.onIdle();
     if (failure) throw failure.error;
+    signal?.throwIfAborted();
     const done = await s3.send(
       new CompleteMultipartUploadCommand({
         ...target,
@@ -98,6 +101,8 @@ export async function multipartCopy(
     );
     return { bytes: source.bytes, etag: done.ETag ?? '', versionId: done.VersionId, parts: count };
   } catch (error) {
+    // Not under the signal: a cancelled copy is exactly when its parts must go. (A part S3 was
+    // still copying may outlive the abort; the bucket's lifecycle rule takes what is left.)
     await s3.send(new AbortMultipartUploadCommand({ ...target, UploadId: uploadId })).catch(() => {});
     throw error;
   }

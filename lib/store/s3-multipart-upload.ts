@@ -7,6 +7,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
+import { assemblyTimeoutMs, MAX_PARTS, MiB } from './multipart-limits.js';
 import type { ObjectHead } from './object-store.js';
 
 export interface MultipartOptions {
@@ -20,9 +21,7 @@ export interface MultipartOptions {
   readonly signal?: AbortSignal;
 }
 
-const MiB = 1024 * 1024;
 export const DEFAULT_PART_BYTES = 16 * MiB;
-const MAX_PARTS = 10_000;
 
 /**
  * Uploads a local file of any size as an S3 multipart upload, streaming each part from the
@@ -40,9 +39,7 @@ export async function uploadFileMultipart(
   const partBytes = Math.max(options.partBytes ?? DEFAULT_PART_BYTES, Math.ceil(size / MAX_PARTS), 5 * MiB);
   const attempts = options.partAttempts ?? 3;
   const partTimeoutMs = options.partTimeoutMs ?? 120_000;
-  // Completing assembles the object (s3rver copies every part; S3 takes up to minutes): bounded
-  // by the size, at a pessimistic 20 MB/s, never less than a minute.
-  const completeTimeoutMs = Math.max(60_000, Math.ceil(size / (20 * MiB)) * 1_000);
+  const completeTimeoutMs = assemblyTimeoutMs(size);
   const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }), {
     abortSignal: options.signal,
   });

@@ -172,7 +172,8 @@ export function createS3Store(s3: S3Client, bucket: string): ObjectStore {
       } while (token);
     },
     async delete(key, options) {
-      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), abortOf(options));
+      const version = options?.versionId ? { VersionId: options.versionId } : {};
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, ...version }), abortOf(options));
     },
   } satisfies ObjectStore;
 }

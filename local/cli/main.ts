@@ -6,6 +6,7 @@ import { registerControl } from './commands/control.js';
 import { registerCost } from './commands/cost.js';
 import { registerPlan } from './commands/plan.js';
 import { registerRun } from './commands/run.js';
+import { registerSubmit } from './commands/submit.js';
 import { registerUp } from './commands/up.js';
 import type { CliIo } from './io.js';
 
@@ -23,6 +24,7 @@ export function buildProgram(io: CliIo): Command {
     });
   registerRun(program, io);
   registerUp(program, io);
+  registerSubmit(program, io);
   registerControl(program, io);
   registerConsole(program, io);
   registerPlan(program, io);

@@ -2,7 +2,7 @@ import { startApiServer } from '../server/api-server.js';
 import { tokenGate } from '../server/auth.js';
 import { createPage } from '../server/page/create-page.js';
 import { newUpSecret } from '../server/up-token.js';
-import { EXIT_CANCELLED } from './commands/run.js';
+import { EXIT_CANCELLED } from './cli-error.js';
 import { type CliIo, emit } from './io.js';
 import { discoverStage, type StageOptions } from './stage/discover-stage.js';
 import { stageRunControl } from './stage/stage-run-control.js';

@@ -12,7 +12,7 @@ import { createPage } from '../server/page/create-page.js';
 import { UPLOAD_LIMITS } from '../server/receive-upload.js';
 import { openStateDir } from '../server/state-dir.js';
 import { newUpSecret, tokenFile, writeUpToken } from '../server/up-token.js';
-import { EXIT_CANCELLED } from './commands/run.js';
+import { EXIT_CANCELLED } from './cli-error.js';
 import { type CliIo, emit } from './io.js';
 import { stopSignals } from './stop-signals.js';
 

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { type IncomingMessage, request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { requestFailed, upSession } from './api-client.js';
-import { CliError } from './cli-error.js';
+import { CliError, EXIT_CANCELLED } from './cli-error.js';
 import type { InputFile } from './input-file.js';
 
 export interface UploadToUpOptions {
@@ -13,6 +13,8 @@ export interface UploadToUpOptions {
   readonly onStored?: (stored: number, total: number) => void;
   /** The connection is given up after this long with nothing sent or received. */
   readonly idleMs?: number;
+  /** Ctrl-C: the connection is closed, and `geohub up` drops what it has not yet stored. */
+  readonly signal?: AbortSignal;
 }
 
 const readAll = async (res: IncomingMessage) => {
@@ -46,6 +48,8 @@ export async function uploadToUp<T>(
     },
   });
   req.setTimeout(idleMs, () => req.destroy(new Error(`geohub up sent nothing for ${idleMs / 1000} s`)));
+  const stop = () => req.destroy(new Error('cancelled'));
+  options.signal?.addEventListener('abort', stop, { once: true });
   let failure: Error | undefined;
   const answer = new Promise<IncomingMessage>((resolve, reject) => {
     req.once('response', resolve);
@@ -87,9 +91,17 @@ export async function uploadToUp<T>(
     }
     throw failure ?? new Error('the connection closed before the run started');
   } catch (error) {
+    if (options.signal?.aborted) {
+      throw new CliError(
+        'cancelled: geohub up keeps nothing of an upload it had not stored; a run it had already started goes on (geohub status)',
+        EXIT_CANCELLED,
+        { cause: error },
+      );
+    }
     if (error instanceof CliError) throw error;
     throw requestFailed(port, failure ?? (error as Error));
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     req.destroy();
   }
 }

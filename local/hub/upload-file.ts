@@ -38,13 +38,21 @@ export async function uploadFile(
 ): Promise<UploadOutcome> {
   const uploaded = incomingKey(options.name ?? basename(file));
   return withOutcome(deps.outcomes, 'ObjectCreated:CompleteMultipartUpload', uploaded, async (key) => {
-    if (options.job) await deps.store.putText(`${key}.job.json`, JSON.stringify(options.job));
-    const { parts } = await uploadFileMultipart(deps.s3, deps.store.bucket, key, file, {
-      onProgress: options.onProgress,
-      signal: options.signal,
-    });
-    markPhase('hub: source stored');
-    return { parts };
+    const sidecar = options.job
+      ? await deps.store.putText(`${key}.job.json`, JSON.stringify(options.job))
+      : undefined;
+    try {
+      const { parts } = await uploadFileMultipart(deps.s3, deps.store.bucket, key, file, {
+        onProgress: options.onProgress,
+        signal: options.signal,
+      });
+      markPhase('hub: source stored');
+      return { parts };
+    } catch (error) {
+      // Stopped or failed, the upload is aborted: its sidecar alone would be debris in incoming/.
+      if (sidecar) await deps.store.delete(`${key}.job.json`, { versionId: sidecar.versionId });
+      throw error;
+    }
   });
 }
 

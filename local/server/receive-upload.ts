@@ -106,9 +106,15 @@ export async function receiveUpload(
     const of = (await stat(file)).size;
     line({ stored, of });
     const beat = setInterval(() => line({ stored, of }), timings.progressEveryMs);
+    // A sender gone before the answer (Ctrl-C) stops the store: the upload is aborted, no run starts.
+    const left = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) left.abort();
+    });
     try {
       const outcome = await hub.upload(file, {
         name,
+        signal: left.signal,
         ...(zoom === undefined ? {} : { job: { zoom } }),
         ...(job === undefined || Object.keys(job).length === 0 ? {} : { job }),
         onProgress: (sent) => {

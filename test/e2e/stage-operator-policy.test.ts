@@ -32,6 +32,8 @@ type Needs = 'nothing' | 'finished run' | 'idle run';
 const STEPS: Record<string, { needs: Needs; args: (runId: string) => string[] }> = {
   FindStack: { needs: 'nothing', args: () => ['status'] },
   Upload: { needs: 'nothing', args: () => ['submit', RGB, '--zoom', '5'] },
+  // A source it may not read fails the copy after the job's sidecar was written: it is removed.
+  WithdrawSidecar: { needs: 'nothing', args: () => ['submit', 's3://survey-data/absent.tif', '--zoom', '5'] },
   ReadOutputs: {
     needs: 'finished run',
     args: (runId) => ['get', runId, '--out', join(tempDir('geohub-policy-'), 'o')],

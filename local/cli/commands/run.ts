@@ -1,12 +1,11 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { portOf } from '../api-client.js';
+import { EXIT_CANCELLED } from '../cli-error.js';
 import { type CliIo, emit, intOption, ZOOM_HELP, zoomOption } from '../io.js';
 import { createProgress } from '../progress.js';
 import { runJob } from '../run-job.js';
 import { createUploadProgress } from '../upload-progress.js';
-
-export const EXIT_CANCELLED = 130;
 
 interface RunOptions {
   out: string;

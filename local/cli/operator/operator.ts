@@ -44,6 +44,10 @@ export interface SubmitOptions {
   readonly onSent?: (sent: number, total: number) => void;
   /** Bytes of it stored in the bucket, where a server stores what it was sent (geohub up). */
   readonly onStored?: (stored: number, total: number) => void;
+  /** Bytes of an object already in S3 copied so far (a stage's server-side copy). */
+  readonly onCopied?: (copied: number, total: number) => void;
+  /** Ctrl-C: stops the submit, leaving nothing where it was stopped before the run started. */
+  readonly signal?: AbortSignal;
 }
 
 /**

@@ -19,7 +19,7 @@ export function upOperator(port: number, env: NodeJS.ProcessEnv): Operator {
           ...(options.zoom === undefined ? {} : { zoom: String(options.zoom) }),
         })}`,
         input,
-        { env, onSent: options.onSent, onStored: options.onStored },
+        { env, onSent: options.onSent, onStored: options.onStored, signal: options.signal },
       ),
     runs: () => callApi<RunView[]>(port, 'GET', '/api/runs'),
     queues: () => callApi<QueueDepths>(port, 'GET', '/api/queues'),

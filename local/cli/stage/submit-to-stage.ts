@@ -7,7 +7,7 @@ import type { ObjectStore } from '../../../lib/store/object-store.js';
 import { copyObject, type S3ObjectRef } from '../../../lib/store/s3-copy.js';
 import { uploadFileMultipart } from '../../../lib/store/s3-multipart-upload.js';
 import { incomingKey } from '../../hub/incoming-key.js';
-import { CliError } from '../cli-error.js';
+import { CliError, EXIT_CANCELLED } from '../cli-error.js';
 import type { InputFile } from '../input-file.js';
 import type { SubmitOptions, SubmitResult } from '../operator/operator.js';
 
@@ -27,6 +27,10 @@ export interface SubmitDeps {
  * file (multipart, with progress) under incoming/, whose S3 event starts the run (or an object
  * already in S3, copied there server-side). The run's id is
  * the object version's (lib/model/ids.ts), so the run is found by it, not guessed.
+ *
+ * Stopped (`options.signal`: Ctrl-C) or failed before the object is stored, it leaves nothing:
+ * the multipart upload or copy is aborted and the sidecar removed. Stopped after, the run starts
+ * without this command, and the message says how to cancel it.
  */
 export async function submitToStage(
   deps: SubmitDeps,
@@ -34,14 +38,36 @@ export async function submitToStage(
   options: SubmitOptions,
 ): Promise<SubmitResult & { executionArn?: string }> {
   const key = incomingKey(basename('file' in source ? source.file.path : source.object.key));
-  if (options.zoom !== undefined)
-    await deps.store.putText(`${key}.job.json`, JSON.stringify({ zoom: options.zoom }));
-  const done =
-    'file' in source
-      ? await uploadFileMultipart(deps.s3, deps.store.bucket, key, source.file.path, {
-          onProgress: options.onSent,
-        })
-      : await copyObject(deps.s3, source.object, { bucket: deps.store.bucket, key });
+  const { signal } = options;
+  const where = `s3://${deps.store.bucket}/${key}`;
+  const sidecar =
+    options.zoom === undefined
+      ? undefined
+      : await deps.store.putText(`${key}.job.json`, JSON.stringify({ zoom: options.zoom }), { signal });
+  let done: { etag: string; versionId?: string };
+  try {
+    done =
+      'file' in source
+        ? await uploadFileMultipart(deps.s3, deps.store.bucket, key, source.file.path, {
+            onProgress: options.onSent,
+            signal,
+          })
+        : await copyObject(
+            deps.s3,
+            source.object,
+            { bucket: deps.store.bucket, key },
+            { onProgress: options.onCopied, signal },
+          );
+  } catch (error) {
+    // A sidecar without its object would lie in incoming/ for good: it goes too, for good (its
+    // version, so no delete marker stays). Not under the signal: Ctrl-C is when it must go.
+    if (sidecar) await deps.store.delete(`${key}.job.json`, { versionId: sidecar.versionId });
+    if (signal?.aborted)
+      throw new CliError(`cancelled: nothing is left of the upload to ${where}`, EXIT_CANCELLED, {
+        cause: error,
+      });
+    throw error;
+  }
   const runId = runIdFor({
     bucket: deps.store.bucket,
     key,
@@ -58,6 +84,11 @@ export async function submitToStage(
         `uploaded s3://${deps.store.bucket}/${key}, but no run ${runId} appeared within ${RUN_APPEARS_MS / 1000} s: check the bucket's event notification and the on-upload function's logs`,
       );
     }
-    await sleep(POLL_MS);
+    await sleep(POLL_MS, undefined, { signal }).catch(() => {
+      throw new CliError(
+        `stopped waiting: ${where} is stored, and its run ${runId} starts without this command (\`geohub cancel ${runId}\` with this --stage stops it)`,
+        EXIT_CANCELLED,
+      );
+    });
   }
 }

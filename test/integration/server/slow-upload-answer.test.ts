@@ -107,4 +107,30 @@ describe('a submit whose file takes longer to store than the client waits in sil
       await api.close();
     }
   });
+
+  it('a client stopped while the file is stored (Ctrl-C) stops the store: no object, no sidecar, no run', async () => {
+    const { api, port } = await slowUp(200);
+    const keysOf = async () => {
+      const keys: string[] = [];
+      for await (const o of hub.store.list('incoming/')) if (o.key.includes('/left.tif')) keys.push(o.key);
+      return keys;
+    };
+    try {
+      const input = await checkInputFile(RGB);
+      const stop = new AbortController();
+      const sent = uploadToUp(port, '/api/uploads?name=left.tif&zoom=5', input, {
+        env,
+        signal: stop.signal,
+        // The first progress line: the body is in and the server is storing it.
+        onStored: () => stop.abort(),
+      });
+      await expect(sent).rejects.toMatchObject({ name: 'CliError', exitCode: 130 });
+    } finally {
+      // Waits for the server's store to end, then for its copy of the file to go.
+      await api.close();
+    }
+    // Not stored, and its sidecar (written first, for the run's job) removed with it.
+    expect(await keysOf()).toEqual([]);
+    expect((await hub.ledger.listRuns(100)).filter((r) => r.source.key.endsWith('/left.tif'))).toEqual([]);
+  });
 });
