@@ -39,6 +39,7 @@ import { pricePer1000 } from './support/price.js';
 import { gitState } from './support/provenance.js';
 import { measuredBy, mergeSections, SECTIONS } from './support/sections.js';
 import { spread } from './support/stats.js';
+import { onSignalStop } from './support/stop-on-signal.js';
 import { type BenchResults, benchTable } from './table.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -54,6 +55,8 @@ const started = performance.now();
 const load = sampleLoad();
 const speed = sampleSpeed();
 const dir = benchDir();
+// Killed alone (no finally runs), the bench still takes its scratch directory with it.
+onSignalStop(() => rmSync(dir, { recursive: true, force: true }));
 /** A long bench on a busy machine: what is measured is kept as it comes (`partial: true`) and logged. */
 function saveSoFar(figures: Record<string, unknown>) {
   // Between two measures: the machine's speed then.

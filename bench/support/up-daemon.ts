@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { projectRoot } from '../../local/project-root.js';
+import { onSignalStop } from './stop-on-signal.js';
 
 export interface UpDaemon {
   /** What `geohub run` needs to find and use this up: its port and the state directory of its token file. */
@@ -34,6 +35,8 @@ export async function startUpDaemon(
     { env, stdio: ['ignore', 'pipe', 'ignore'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A bench killed alone still stops its up, as a user would (a terminal's Ctrl-C reaches both).
+  const forget = onSignalStop(() => child.kill('SIGINT'));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`geohub up exited before it was ready (${code})`)));
@@ -42,6 +45,7 @@ export async function startUpDaemon(
   return {
     env: { XDG_STATE_HOME: state, GEOHUB_PORT: port },
     async stop() {
+      forget();
       child.kill('SIGINT');
       await exited;
     },
