@@ -50,6 +50,7 @@ export async function uploadToUp<T>(
   req.setTimeout(idleMs, () => req.destroy(new Error(`geohub up sent nothing for ${idleMs / 1000} s`)));
   const stop = () => req.destroy(new Error('cancelled'));
   options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted) stop();
   let failure: Error | undefined;
   const answer = new Promise<IncomingMessage>((resolve, reject) => {
     req.once('response', resolve);

@@ -40,12 +40,14 @@ export async function submitToStage(
   const key = incomingKey(basename('file' in source ? source.file.path : source.object.key));
   const { signal } = options;
   const where = `s3://${deps.store.bucket}/${key}`;
+  // Not under the signal: a small bounded request whose answer (its version) removes it again.
   const sidecar =
     options.zoom === undefined
       ? undefined
-      : await deps.store.putText(`${key}.job.json`, JSON.stringify({ zoom: options.zoom }), { signal });
+      : await deps.store.putText(`${key}.job.json`, JSON.stringify({ zoom: options.zoom }));
   let done: { etag: string; versionId?: string };
   try {
+    signal?.throwIfAborted();
     done =
       'file' in source
         ? await uploadFileMultipart(deps.s3, deps.store.bucket, key, source.file.path, {

@@ -133,4 +133,19 @@ describe('a submit whose file takes longer to store than the client waits in sil
     expect(await keysOf()).toEqual([]);
     expect((await hub.ledger.listRuns(100)).filter((r) => r.source.key.endsWith('/left.tif'))).toEqual([]);
   });
+
+  it('a client stopped before it began sending sends nothing', async () => {
+    const { api, port } = await slowUp(200);
+    try {
+      const input = await checkInputFile(RGB);
+      const sent = uploadToUp(port, '/api/uploads?name=early.tif', input, {
+        env,
+        signal: AbortSignal.abort(),
+      });
+      await expect(sent).rejects.toMatchObject({ name: 'CliError', exitCode: 130 });
+    } finally {
+      await api.close();
+    }
+    for await (const o of hub.store.list('incoming/')) expect(o.key).not.toContain('/early.tif');
+  });
 });
