@@ -72,6 +72,7 @@ export default defineConfig({
           name: 'e2e',
           // The built CLI as a user runs it: each test starts and stops its own stack.
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/support/record-label.ts'],
           testTimeout: 300_000,
           hookTimeout: 120_000,
           fileParallelism: false,
