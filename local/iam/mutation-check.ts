@@ -43,7 +43,13 @@ export async function mutationCheck(
 ): Promise<StatementVerdict[]> {
   const verdicts: StatementVerdict[] = [];
   for (const principal of principals) {
-    const made = recorded.filter((r) => r.principal === principal.name);
+    // Only what the template's own policy allows is evidence: a test that grants its identity
+    // more (its own data, as an operator's policy would) made requests every removal "denies".
+    const whole = createAuthorizer([principal], account);
+    const made: RecordedRequest[] = [];
+    for (const request of recorded.filter((r) => r.principal === principal.name)) {
+      if ((await whole.authorize(principal.name, [request])).allowed) made.push(request);
+    }
     for (const [index, statement] of principal.statements.entries()) {
       if (statement.Effect !== 'Allow') continue;
       const without: Authorizer = createAuthorizer(

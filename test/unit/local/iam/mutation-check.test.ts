@@ -32,4 +32,19 @@ describe('the IAM mutation check', () => {
     // Logs are written by Lambda itself: not called locally, its need shown instead.
     expect(verdicts[3]?.shown).toMatch(/logs/);
   });
+
+  it('takes no request the whole policy denies as evidence (a test that granted itself more)', async () => {
+    const recorded = [
+      { principal: 'split', action: 'dynamodb:PutItem', resource: TABLE, label: 'a.test.ts' },
+      // Granted by the test's own extra statement, not by the template: denied with or without any.
+      {
+        principal: 'split',
+        action: 's3:GetObject',
+        resource: 'arn:aws:s3:::their-data/x.tif',
+        label: 'c.test.ts',
+      },
+    ];
+    const verdicts = await mutationCheck([principal], recorded, '000000000000');
+    expect(verdicts.map((v) => v.neededBy.map((r) => r.label))).toEqual([['a.test.ts'], [], [], []]);
+  });
 });
