@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import PQueue from 'p-queue';
 import { COLLECTION_SUFFIX, type CollectionManifest } from '../../lib/collection/collection-manifest.js';
+import { sidecarKeyFor } from '../../lib/split/job-params.js';
 import type { ObjectStore } from '../../lib/store/object-store.js';
 import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { localVersionId } from '../stack/versioned-events.js';
@@ -63,7 +64,7 @@ export async function uploadCollection(
       }),
     ),
   );
-  if (options.job) await store.putText(`${options.manifestKey}.job.json`, JSON.stringify(options.job));
+  if (options.job) await store.putText(sidecarKeyFor(options.manifestKey), JSON.stringify(options.job));
   const manifest: CollectionManifest = {
     type: 'geohub-collection',
     members,

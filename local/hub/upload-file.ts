@@ -6,6 +6,7 @@ import { uploadFileMultipart } from '../../lib/store/s3-multipart-upload.js';
 import { encodeEventKey } from '../../lib/trigger/s3-event.js';
 import type { StartRunOutcome } from '../../lib/trigger/start-run-for-upload.js';
 import { incomingKey } from './incoming-key.js';
+import { withJobSidecar } from './job-sidecar.js';
 
 export interface FileUploadOptions {
   readonly name?: string;
@@ -38,21 +39,14 @@ export async function uploadFile(
 ): Promise<UploadOutcome> {
   const uploaded = incomingKey(options.name ?? basename(file));
   return withOutcome(deps.outcomes, 'ObjectCreated:CompleteMultipartUpload', uploaded, async (key) => {
-    const sidecar = options.job
-      ? await deps.store.putText(`${key}.job.json`, JSON.stringify(options.job))
-      : undefined;
-    try {
-      const { parts } = await uploadFileMultipart(deps.s3, deps.store.bucket, key, file, {
+    const { parts } = await withJobSidecar(deps.store, key, options.job, () =>
+      uploadFileMultipart(deps.s3, deps.store.bucket, key, file, {
         onProgress: options.onProgress,
         signal: options.signal,
-      });
-      markPhase('hub: source stored');
-      return { parts };
-    } catch (error) {
-      // Stopped or failed, the upload is aborted: its sidecar alone would be debris in incoming/.
-      if (sidecar) await deps.store.delete(`${key}.job.json`, { versionId: sidecar.versionId });
-      throw error;
-    }
+      }),
+    );
+    markPhase('hub: source stored');
+    return { parts };
   });
 }
 

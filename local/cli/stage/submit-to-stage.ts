@@ -7,6 +7,7 @@ import type { ObjectStore } from '../../../lib/store/object-store.js';
 import { copyObject, type S3ObjectRef } from '../../../lib/store/s3-copy.js';
 import { uploadFileMultipart } from '../../../lib/store/s3-multipart-upload.js';
 import { incomingKey } from '../../hub/incoming-key.js';
+import { withJobSidecar } from '../../hub/job-sidecar.js';
 import { CliError, EXIT_CANCELLED } from '../cli-error.js';
 import type { InputFile } from '../input-file.js';
 import type { SubmitOptions, SubmitResult } from '../operator/operator.js';
@@ -40,30 +41,24 @@ export async function submitToStage(
   const key = incomingKey(basename('file' in source ? source.file.path : source.object.key));
   const { signal } = options;
   const where = `s3://${deps.store.bucket}/${key}`;
-  // Not under the signal: a small bounded request whose answer (its version) removes it again.
-  const sidecar =
-    options.zoom === undefined
-      ? undefined
-      : await deps.store.putText(`${key}.job.json`, JSON.stringify({ zoom: options.zoom }));
   let done: { etag: string; versionId?: string };
   try {
-    signal?.throwIfAborted();
-    done =
-      'file' in source
-        ? await uploadFileMultipart(deps.s3, deps.store.bucket, key, source.file.path, {
+    const job = options.zoom === undefined ? undefined : { zoom: options.zoom };
+    done = await withJobSidecar(deps.store, key, job, () => {
+      signal?.throwIfAborted();
+      return 'file' in source
+        ? uploadFileMultipart(deps.s3, deps.store.bucket, key, source.file.path, {
             onProgress: options.onSent,
             signal,
           })
-        : await copyObject(
+        : copyObject(
             deps.s3,
             source.object,
             { bucket: deps.store.bucket, key },
             { onProgress: options.onCopied, signal },
           );
+    });
   } catch (error) {
-    // A sidecar without its object would lie in incoming/ for good: it goes too, for good (its
-    // version, so no delete marker stays). Not under the signal: Ctrl-C is when it must go.
-    if (sidecar) await deps.store.delete(`${key}.job.json`, { versionId: sidecar.versionId });
     if (signal?.aborted)
       throw new CliError(`cancelled: nothing is left of the upload to ${where}`, EXIT_CANCELLED, {
         cause: error,
