@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -25,9 +25,12 @@ export function localCredentials(config: Config): { accessKeyId: string; secretA
  * The SDK's default logger logs nothing, except that a failed request with a streamed body (an
  * upload's part) is then told to the console: "An error was encountered in a non-retryable
  * streaming request", on a user's terminal, after a Ctrl-C or a part this code retries itself
- * (s3-multipart-upload.ts). A logger of its own, equally silent, keeps that line out too.
+ * (s3-multipart-upload.ts). A logger of its own, equally silent, keeps that line out too. It has
+ * only the methods the SDK calls unconditionally: with no `info` and no `error`, the SDK's logger
+ * middleware builds no log entry per request (`logger.info?.(…)` evaluates nothing), as for
+ * its own NoOpLogger; with them, every request's input and output were copied for nothing.
  */
-const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+const SILENT = { debug() {}, warn() {} } as unknown as NonNullable<S3ClientConfig['logger']>;
 
 /** Region, retries, request bounds and local credentials: the settings every geohub client shares. */
 export function clientSettings(config: Config, endpoint: string | undefined) {
