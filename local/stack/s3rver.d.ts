@@ -40,5 +40,10 @@ declare module 's3rver/lib/stores/filesystem.js' {
       destKey: string,
       replacementMetadata?: Record<string, string>,
     ): Promise<Record<string, unknown>>;
+    getSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<unknown>;
+    putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<void>;
+    deleteSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<void>;
+    putBucket(bucket: string): Promise<unknown>;
+    deleteBucket(bucket: string): Promise<unknown>;
   }
 }

@@ -7,10 +7,12 @@ import {
   CopyObjectCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  DeleteBucketCorsCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  PutBucketCorsCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
@@ -183,5 +185,46 @@ describe("the S3 stand-in's store (an object's MD5 in its metadata file)", () =>
       $metadata: { httpStatusCode: 400 },
     });
     await s3.send(new AbortMultipartUploadCommand({ ...key, UploadId }));
+  });
+});
+
+describe("the S3 stand-in's store: a bucket's CORS configuration, kept in memory once read", () => {
+  /** The origin the stand-in allows to read an object, as a browser's GET from `origin` sees it. */
+  const allowedOrigin = async (origin: string) => {
+    const get = new GetObjectCommand({ Bucket, Key: 'cors/tile.png' });
+    let allowed: string | undefined;
+    get.middlewareStack.add(
+      (next) => async (args) => {
+        (args.request as { headers: Record<string, string> }).headers.origin = origin;
+        const result = await next(args);
+        const headers = (result.response as { headers: Record<string, string> }).headers;
+        allowed = headers['access-control-allow-origin'];
+        return result;
+      },
+      { step: 'build' },
+    );
+    const { Body } = await s3.send(get);
+    await Body?.transformToByteArray();
+    return allowed ?? 'none';
+  };
+  const allow = (origin: string) =>
+    s3.send(
+      new PutBucketCorsCommand({
+        Bucket,
+        CORSConfiguration: { CORSRules: [{ AllowedOrigins: [origin], AllowedMethods: ['GET'] }] },
+      }),
+    );
+
+  it('answers each configuration as soon as it is written, replaced or removed', async () => {
+    await s3.send(new PutObjectCommand({ Bucket, Key: 'cors/tile.png', Body: 'png' }));
+    // Read (none) and kept before the first write.
+    expect(await allowedOrigin('https://a.example')).toBe('none');
+    await allow('https://a.example');
+    expect(await allowedOrigin('https://a.example')).toBe('https://a.example');
+    await allow('https://b.example');
+    expect(await allowedOrigin('https://a.example')).toBe('none');
+    expect(await allowedOrigin('https://b.example')).toBe('https://b.example');
+    await s3.send(new DeleteBucketCorsCommand({ Bucket }));
+    expect(await allowedOrigin('https://b.example')).toBe('none');
   });
 });
