@@ -27,6 +27,7 @@ const MEANING: Readonly<Record<string, string>> = {
   'step finalize: start': 'the progress check saw the end: finalize',
   'step finalize: end': 'mosaic, STAC, summary written',
   'cli: run ended': 'the CLI sees the run ended',
+  'cli: tiles copy started': 'the copy into --out begins (every tile done: beside the finalize)',
   'cli: tiles copied': 'the tiles in --out (linked from the mirror, or downloaded)',
   'cli: outputs copied': 'outputs copied into --out',
   'cli: stack stopped': 'workers and stand-ins stopped',

@@ -12,7 +12,9 @@ export const WAITS_FOR: Readonly<Record<string, readonly string[]>> = {
   'cli: stack stopped': ['cli: outputs copied', 'cli: run ended'],
   // Tiles and outputs are copied side by side: the copy ends with the later.
   'cli: outputs copied': ['cli: tiles copied', 'cli: run ended'],
-  'cli: tiles copied': ['cli: run ended'],
+  'cli: tiles copied': ['cli: tiles copy started'],
+  // Once every sub-tile is done, beside the finalize; else once the run has ended.
+  'cli: tiles copy started': ['last worker: metatile done', 'cli: run ended'],
   'cli: run ended': ['step finalize: end'],
   'step finalize: end': ['step finalize: start'],
   'step finalize: start': ['last worker: metatile done'],

@@ -9,7 +9,7 @@ import type { OutputDir } from './output-dir.js';
 
 /** A copy of one run's outputs from a running `geohub up`, made ready while the run goes on. */
 export interface UpCopier {
-  copy(out: OutputDir): Promise<number>;
+  copy(out: OutputDir, options?: { readonly outputsReady?: Promise<unknown> }): Promise<number>;
   /** Closes the clients (the copy does it too). */
   close(): void;
 }
@@ -36,11 +36,11 @@ export function prepareCopyFromUp(
   // Warmed, not needed: a failure here is the copy's to meet and report.
   const warm = operator.store.head(manifestIndexKey(runId)).catch(() => undefined);
   return {
-    async copy(out) {
+    async copy(out, { outputsReady } = {}) {
       try {
         await warm;
         if (!resume) await out.clearPrevious();
-        return await copyRunOutputs(operator.store, runId, out.path, { mirror, resume });
+        return await copyRunOutputs(operator.store, runId, out.path, { mirror, resume, outputsReady });
       } finally {
         operator.destroy();
         // Copied: the up keeps no more of this run (the bucket has it all).

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { lstat, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,18 +13,24 @@ import type { ObjectStore } from '../../lib/store/object-store.js';
 import { CliError } from './cli-error.js';
 import { OUTPUT_MARKER, STAGING_PREFIX } from './output-dir.js';
 
-/** Creates `dir` below `root` one component at a time, refusing any symbolic link on the way. */
-async function realDirectory(root: string, dir: string): Promise<void> {
+/**
+ * Creates `dir` below `root` one component at a time, refusing any symbolic link on the way.
+ * Synchronous, as the mirror's link (lib/output/output-mirror.ts): a few calls a tile on a local
+ * disk, cheaper than their hand-offs to libuv's thread pool.
+ */
+function realDirectory(root: string, dir: string): void {
   let current = root;
   for (const part of relative(root, dir).split(sep).filter(Boolean)) {
     current = join(current, part);
-    let s = await lstat(current).catch(() => undefined);
+    let s = lstatSync(current, { throwIfNoEntry: false });
     if (!s) {
       // Another download may create it between the lstat and the mkdir: then look again.
-      await mkdir(current).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-      s = await lstat(current);
+      try {
+        mkdirSync(current);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      s = lstatSync(current);
     }
     if (s.isSymbolicLink() || !s.isDirectory()) {
       throw new CliError(`refusing to write through ${current}: it is not a plain directory`);
@@ -57,19 +63,28 @@ export async function copyRunOutputs(
     readonly mirror?: string;
     /** A tile already in `dir` with the object's size and MD5 (its single-part ETag) is kept. */
     readonly resume?: boolean;
+    /**
+     * When the run's other outputs are written: the tiles are copied at once (every sub-tile of
+     * the run is done), the rest once this settles, so the tiles' copy overlaps the finalize
+     * (early-tile-copy.ts). A rejection copies no outputs and is the copy's error.
+     */
+    readonly outputsReady?: Promise<unknown>;
   } = {},
 ): Promise<number> {
+  // Awaited only once the tiles are under way: its rejection is handled from now on.
+  options.outputsReady?.catch(() => {});
   const root = resolve(dir);
   // O_EXCL after removing: never through a link someone left in the marker's place.
   await rm(join(root, OUTPUT_MARKER), { force: true });
   await writeFile(join(root, OUTPUT_MARKER), `${JSON.stringify({ runId })}\n`, { flag: 'wx' });
   const staging = await mkdtemp(join(root, STAGING_PREFIX));
+  markPhase('cli: tiles copy started');
   let copied = 0;
   let staged = 0;
   const fetchTile = async (key: string, staged: string, object: { bytes: number; etag: string }) => {
     // The workers' own copy when it is the object (a local run's mirror): linked where --out
     // shares its filesystem, else copied; a download otherwise.
-    if (await linkMirroredObject(options.mirror, key, object, staged)) return;
+    if (linkMirroredObject(options.mirror, key, object, staged)) return;
     const mirrored = await mirroredObject(options.mirror, key, object);
     if (mirrored) await writeFile(staged, mirrored, { flag: 'wx' });
     else await store.download(key, staged);
@@ -96,8 +111,8 @@ export async function copyRunOutputs(
           .add(async () => {
             if (failure) return;
             await fetch(object.key, path, object);
-            await realDirectory(root, resolve(target, '..'));
-            await rename(path, target);
+            realDirectory(root, resolve(target, '..'));
+            renameSync(path, target);
             copied += 1;
           })
           .catch((error: unknown) => {
@@ -117,16 +132,19 @@ export async function copyRunOutputs(
     // directory goes, whatever fails.
     const copies = await Promise.allSettled([
       copy(tilesPrefix(runId), fetchTile).then(() => markPhase('cli: tiles copied')),
-      copy(
-        outputs,
-        async (key, staged) => {
-          // An archive is bytes, copied as they are; every other output is text whose hrefs move.
-          if (key.endsWith(RUN_OUTPUTS.pmtiles)) return void (await store.download(key, staged));
-          const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
-          await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
-        },
-        isUserOutput,
-      ),
+      (async () => {
+        await options.outputsReady;
+        await copy(
+          outputs,
+          async (key, staged) => {
+            // An archive is bytes, copied as they are; every other output is text whose hrefs move.
+            if (key.endsWith(RUN_OUTPUTS.pmtiles)) return void (await store.download(key, staged));
+            const { from, to } = localTileHrefs(runId, key.slice(outputs.length).split('/').length - 1);
+            await pipeline(await store.getStream(key), rewriteLines(from, to), createWriteStream(staged));
+          },
+          isUserOutput,
+        );
+      })(),
     ]);
     const failed = copies.find((c): c is PromiseRejectedResult => c.status === 'rejected');
     if (failed) throw failed.reason;

@@ -9,6 +9,7 @@ import { parseFaultRates } from '../faults/fault-rates.js';
 import { startLocalHub } from '../hub/local-hub.js';
 import { CliError } from './cli-error.js';
 import { copyRunOutputs } from './copy-outputs.js';
+import { earlyTileCopy } from './early-tile-copy.js';
 import type { CheckedRun, RunJobOptions, RunSummary } from './run-job-options.js';
 import { runSummary } from './run-summary.js';
 import { userPaths } from './user-paths.js';
@@ -99,20 +100,33 @@ async function runWithMirror(
     void execution.then(() => {
       ended = true;
     });
+    // The tiles are copied once all are done, beside the finalize (early-tile-copy.ts).
+    const early = earlyTileCopy(async (outputsReady) => {
+      await out.clearPrevious();
+      return copyRunOutputs(hub.store, runId, out.path, { mirror, outputsReady });
+    });
     let cancelling = false;
-    while (!ended) {
-      if (options.signal?.aborted && !cancelling) {
-        cancelling = true;
-        // As the console's Stop button: the execution ends ABORTED, the run CANCELLED, the
-        // workers stop their tools and release their claims.
-        await hub.executions.stop(upload.executionArn);
+    try {
+      while (!ended) {
+        if (options.signal?.aborted && !cancelling) {
+          cancelling = true;
+          // As the console's Stop button: the execution ends ABORTED, the run CANCELLED, the
+          // workers stop their tools and release their claims.
+          await hub.executions.stop(upload.executionArn);
+        }
+        const run = await hub.ledger.getRun(runId);
+        if (run) options.onProgress?.(run);
+        early.observe(run?.counters);
+        await Promise.race([execution, sleep(250)]);
       }
-      const run = await hub.ledger.getRun(runId);
-      if (run) options.onProgress?.(run);
-      await Promise.race([execution, sleep(250)]);
+    } catch (error) {
+      // Followed no further: a copy started early is stopped before the stack goes.
+      await early.abandon(error);
+      throw error;
     }
     markPhase('cli: run ended');
-    if (cancelling) await waitForClaims(hub.ledger, runId);
+    const copying = early.finish();
+    if (cancelling && !copying) await waitForClaims(hub.ledger, runId);
     // Nothing is left for the workers: they stop while the outputs are copied rather than after
     // (each takes about half a second on a few hundred tiles; hub.stop() then waits for the same
     // stop, local/pool/worker-pool.ts, and says if it failed).
@@ -121,7 +135,10 @@ async function runWithMirror(
     if (run) options.onProgress?.(run);
     const status = run?.status ?? 'FAILED';
     const record = hub.executions.get(upload.executionArn);
-    if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
+    if (copying) {
+      await copying;
+      markPhase('cli: outputs copied');
+    } else if (status === 'SUCCEEDED' || (run?.counters.done ?? 0) > 0) {
       await out.clearPrevious();
       await copyRunOutputs(hub.store, runId, out.path, { mirror });
       markPhase('cli: outputs copied');

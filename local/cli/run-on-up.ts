@@ -4,6 +4,7 @@ import { ENDED_RUN_STATUSES, type RunRecord } from '../../lib/model/run.js';
 import { plainFileName } from '../server/plain-file-name.js';
 import { callApi } from './api-client.js';
 import { CliError } from './cli-error.js';
+import { earlyTileCopy } from './early-tile-copy.js';
 import type { CheckedRun, RunJobOptions, RunSummary } from './run-job-options.js';
 import { runSummary } from './run-summary.js';
 import type { RunningUp } from './running-up.js';
@@ -93,6 +94,7 @@ export async function followOnUp(
     m.prepareCopyFromUp(up.operator, runId, { mirrorRoot: up.mirror }),
   );
   copier.catch(() => {});
+  const early = earlyTileCopy((outputsReady) => copier.then((c) => c.copy(out, { outputsReady })));
   const path = `/api/runs/${encodeURIComponent(runId)}`;
   let cancelling = false;
   let run: RunView;
@@ -106,21 +108,29 @@ export async function followOnUp(
       // The up answers as soon as the execution ends, else after WAIT_MS: no poll's delay at the end.
       run = await callApi<RunView>(up.port, 'GET', `${path}?wait=${WAIT_MS}`, undefined, { env });
       options.onProgress?.(run);
+      early.observe(run.counters);
       if (ENDED.has(run.status) && run.execution?.status !== 'RUNNING') break;
       // No execution to wait on (ended, or not yet known): the up answered at once; poll gently.
       if (run.execution?.status !== 'RUNNING') await sleep(POLL_MS);
     }
   } catch (error) {
-    // Followed no further: the copier's clients (prepared for the end) are closed.
+    // Followed no further: a copy started early stops, the copier's clients are closed.
+    await early.abandon(error);
     void copier.then((c) => c.close()).catch(() => {});
     throw error;
   }
   markPhase('cli: run ended');
-  if (cancelling) await waitForClaims(up.port, path, env);
-  if (run.status === 'SUCCEEDED' || run.counters.done > 0) {
-    await (await copier).copy(out);
+  const copying = early.finish();
+  if (copying) {
+    await copying;
     markPhase('cli: outputs copied');
-  } else (await copier).close();
+  } else {
+    if (cancelling) await waitForClaims(up.port, path, env);
+    if (run.status === 'SUCCEEDED' || run.counters.done > 0) {
+      await (await copier).copy(out);
+      markPhase('cli: outputs copied');
+    } else (await copier).close();
+  }
   return {
     ...runSummary(
       runId,

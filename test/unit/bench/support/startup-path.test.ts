@@ -40,6 +40,21 @@ const coldMarks: PhaseMark[] = [
   mark('cli: done', 3_310),
 ];
 
+/** A run on an up (pid 500) from the CLI's start to its finalize's start. */
+const upRunUntilFinalize: PhaseMark[] = [
+  mark('cli: process start', 0),
+  mark('cli: code loaded', 80),
+  mark('cli: inputs checked', 90),
+  mark('hub: source stored', 180, 500),
+  mark('step split: start', 200, 500),
+  mark('step split: end', 260, 500),
+  mark('step enqueue: start', 261, 500),
+  mark('step enqueue: end', 330, 500),
+  mark('worker: tool started', 400, 301),
+  mark('worker: metatile done', 700, 301),
+  mark('step finalize: start', 760, 500),
+];
+
 describe('the start-up profile: what each event waited for', () => {
   it("takes a worker's marks first and last over the workers, in ms after the command's start", () => {
     const events = runEvents(coldMarks);
@@ -77,19 +92,9 @@ describe('the start-up profile: what each event waited for', () => {
     const marks = [
       // The up's own start, long before, and an earlier run's tool: not this command's.
       mark('cli: process start', -60_000, UP),
-      mark('cli: process start', 0),
-      mark('cli: code loaded', 80),
-      mark('cli: inputs checked', 90),
       mark('worker: polling', -50_000, 301),
       mark('worker: tool started', -40_000, 301),
-      mark('hub: source stored', 180, UP),
-      mark('step split: start', 200, UP),
-      mark('step split: end', 260, UP),
-      mark('step enqueue: start', 261, UP),
-      mark('step enqueue: end', 330, UP),
-      mark('worker: tool started', 400, 301),
-      mark('worker: metatile done', 700, 301),
-      mark('step finalize: start', 760, UP),
+      ...upRunUntilFinalize,
       mark('step finalize: end', 900, UP),
       mark('cli: run ended', 950),
       mark('cli: outputs copied', 1_100),
@@ -112,6 +117,26 @@ describe('the start-up profile: what each event waited for', () => {
       'step finalize: start',
       'step finalize: end',
       'cli: run ended',
+      'cli: outputs copied',
+      'cli: done',
+    ]);
+  });
+
+  it('the tiles copied beside the finalize: the copy, not the finalize, is on the path when it ends last', () => {
+    const marks = [
+      ...upRunUntilFinalize,
+      mark('cli: tiles copy started', 780),
+      mark('step finalize: end', 900, 500),
+      mark('cli: run ended', 950),
+      mark('cli: tiles copied', 1_050),
+      mark('cli: outputs copied', 1_100),
+      mark('cli: done', 1_110),
+    ];
+    expect(criticalPath(runEvents(marks)).slice(-6)).toEqual([
+      'first worker: tool started',
+      'last worker: metatile done',
+      'cli: tiles copy started',
+      'cli: tiles copied',
       'cli: outputs copied',
       'cli: done',
     ]);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPrefix, tilesPrefix } from '../../../../lib/model/ids.js';
@@ -50,6 +50,62 @@ describe('copyRunOutputs: several downloads at a time', () => {
     await expect(copyRunOutputs(store, RUN, out)).rejects.toThrow('connection reset');
     // Stopped: at most what was in flight or queued behind the failure was still asked for.
     expect(calls).toBeLessThan(40 + 3 * 8);
+    expect(readdirSync(out).filter((n) => n.startsWith('.geohub-staging-'))).toEqual([]);
+  });
+});
+
+describe('copyRunOutputs: never through a link', () => {
+  it('refuses a zoom directory that is a symbolic link and writes nothing where it points', async () => {
+    const out = tempDir('geohub-copy-');
+    const elsewhere = tempDir('geohub-elsewhere-');
+    symlinkSync(elsewhere, join(out, '17'));
+    const { store } = storeWithTiles(10);
+    await expect(copyRunOutputs(store, RUN, out)).rejects.toThrow(
+      `refusing to write through ${join(out, '17')}: it is not a plain directory`,
+    );
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(readdirSync(out).filter((n) => n.startsWith('.geohub-staging-'))).toEqual([]);
+  });
+});
+
+describe('copyRunOutputs: tiles before the outputs are written', () => {
+  it('copies the tiles at once and lists the outputs only once outputsReady settles', async () => {
+    const out = tempDir('geohub-copy-');
+    const { store, keys } = storeWithTiles(50);
+    // The finalize has not written the run's outputs yet.
+    await store.delete(`${runPrefix(RUN)}summary.json`);
+    const download = store.download.bind(store);
+    let downloads = 0;
+    let tilesCopied!: () => void;
+    const allTiles = new Promise<void>((resolve) => {
+      tilesCopied = resolve;
+    });
+    store.download = async (key, path, options) => {
+      const result = await download(key, path, options);
+      downloads += 1;
+      if (downloads === keys.length) tilesCopied();
+      return result;
+    };
+    let ready!: () => void;
+    const outputsReady = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    const copy = copyRunOutputs(store, RUN, out, { outputsReady });
+    await allTiles;
+    // Written by the finalize while the tiles were being copied: listed later, so copied.
+    store.putBytes(`${runPrefix(RUN)}summary.json`, Buffer.from('{"tiles":"../../tiles/x"}\n'));
+    ready();
+    expect(await copy).toBe(51);
+    expect(readFileSync(join(out, 'summary.json'), 'utf8')).toContain('"tiles"');
+    expect(readdirSync(out).sort()).toEqual(['.geohub-output.json', '17', 'summary.json']);
+  });
+
+  it('copies no outputs when outputsReady rejects, fails with its reason, and leaves no staging directory', async () => {
+    const out = tempDir('geohub-copy-');
+    const { store } = storeWithTiles(20);
+    const copy = copyRunOutputs(store, RUN, out, { outputsReady: Promise.reject(new Error('up gone')) });
+    await expect(copy).rejects.toThrow('up gone');
+    expect(existsSync(join(out, 'summary.json'))).toBe(false);
     expect(readdirSync(out).filter((n) => n.startsWith('.geohub-staging-'))).toEqual([]);
   });
 });
