@@ -46,16 +46,8 @@ if [ -n "$idle_pid" ]; then
   cat test-artifacts/vitest-idle.log
 fi
 
-node -e '
-  const fs = require("fs");
-  let passed = 0, failed = 0;
-  for (const f of process.argv.slice(1)) {
-    if (!fs.existsSync(f)) { failed += 1; continue; }
-    const r = JSON.parse(fs.readFileSync(f, "utf8"));
-    passed += r.numPassedTests; failed += r.numFailedTests;
-  }
-  console.log(`tests: ${passed} passed, ${failed} failed`);
-' "${reports[@]}" || status=1
+# The closing lines: the count, then each failure by name with its error (CI shows only the tail).
+node scripts/test-summary.mjs "${reports[@]}" || status=1
 
 # Leftovers: every process the suites started carries GEOHUB_SUITE_MARK in its environment (set
 # here, inherited by emulators, Java, workers and tools, even reparented ones), so the check judges

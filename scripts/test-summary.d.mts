@@ -1,0 +1,1 @@
+export function summarize(paths: string[], root?: string): { failed: boolean; lines: string[] };
