@@ -40,17 +40,25 @@ describe('earlyTileCopy', () => {
   });
 
   it('abandoned, refuses the outputs to the copy started early and waits for it to stop', async () => {
+    let refused: unknown;
     let stopped = false;
     const early = earlyTileCopy(async (outputsReady) => {
       try {
         await outputsReady;
         return 1;
+      } catch (error) {
+        refused = error;
+        // Stopping takes a turn of the event loop (a download's stream closed), not a microtask.
+        await new Promise((resolve) => setImmediate(resolve));
+        throw error;
       } finally {
         stopped = true;
       }
     });
     early.observe(counters(4, 4));
-    await early.abandon(new Error('the up went away'));
+    const reason = new Error('the up went away');
+    await early.abandon(reason);
+    expect(refused).toBe(reason);
     expect(stopped).toBe(true);
   });
 });
