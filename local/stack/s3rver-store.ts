@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
 
 // What s3rver keeps of a request's headers as an object's metadata (S3Object.ALLOWED_METADATA).
@@ -17,6 +20,14 @@ const ALLOWED = new Set([
 const MD5 = ' md5';
 
 type Metadata = Record<string, string>;
+
+/** What s3rver's controllers give a store to write: a request's body, or a copy's bytes. */
+interface StoredObject {
+  readonly bucket: string;
+  readonly key: string;
+  readonly content: Buffer | Readable;
+  readonly metadata: Metadata;
+}
 
 const md5Of = async (file: string) =>
   createHash('md5')
@@ -89,6 +100,37 @@ export class MetadataMd5Store extends FilesystemStore {
     for (const name of this.#bucketConfigs.keys()) {
       if (name.startsWith(`${bucket}/`)) this.#bucketConfigs.delete(name);
     }
+  }
+
+  /**
+   * s3rver's own answered once its hashing stream had passed the last byte on, before the file
+   * was written (a Buffer's at once): a GET right after the PUT could read a short object, and a
+   * failed write (a full disk) was an error no one listened to, which ended the stand-in. Here
+   * the answer waits for the file, or is the write's error. A multipart upload's completion
+   * comes through here too.
+   */
+  override async putObject(object: StoredObject): Promise<{ size: number; md5: string }> {
+    const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(dirname(objectPath), { recursive: true });
+    const hash = createHash('md5');
+    let size = 0;
+    if (Buffer.isBuffer(object.content)) {
+      await writeFile(objectPath, object.content);
+      hash.update(object.content);
+      size = object.content.length;
+    } else {
+      const counted = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      await pipeline(object.content, counted, createWriteStream(objectPath));
+    }
+    const md5 = hash.digest('hex');
+    await this.putMetadata(object.bucket, object.key, object.metadata, md5);
+    return { size, md5 };
   }
 
   override async putMetadata(bucket: string, key: string, metadata: Metadata, md5?: string): Promise<void> {

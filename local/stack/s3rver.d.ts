@@ -31,6 +31,12 @@ declare module 's3rver/lib/stores/filesystem.js' {
   export default class FilesystemStore {
     constructor(rootDirectory: string);
     getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+    putObject(object: {
+      bucket: string;
+      key: string;
+      content: Buffer | import('node:stream').Readable;
+      metadata: Record<string, string>;
+    }): Promise<{ size: number; md5: string }>;
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
     getMetadata(bucket: string, key: string): Promise<Record<string, unknown>>;
     copyObject(
