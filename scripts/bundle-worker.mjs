@@ -30,6 +30,11 @@ export const bundleOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // A package's ES module build before its CommonJS one (esbuild takes `main` first for Node):
+  // the AWS SDK's CommonJS builds come wrapped, their exports copied getter by getter at load,
+  // and cannot be tree-shaken. A cold 20-tile run, 6 alternated pairs: 3.61 s and 6.2 CPU-s
+  // against 3.90 s and 6.8; the worker's bundle 1.8 MB, loaded in 245 ms, against 2.1 MB in 298.
+  mainFields: ['module', 'main'],
   // The image runs Node 22; the dev machines' Node 20 runs the same bundle in the tests.
   target: 'node20',
   minify: true,
