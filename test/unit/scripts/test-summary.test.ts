@@ -1,17 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { summarize } from '../../../scripts/test-summary.mjs';
+import { fileTempDir } from '../../support/temp-dir.js';
 
 // A report vitest 4.1.12 wrote for three files: one test passing and one failing an assertion,
 // one file whose beforeAll threw, one whose import failed (paths rewritten to /repo).
 const withFailures = fileURLToPath(
   new URL('../../fixtures/vitest/report-with-failures.json', import.meta.url),
 );
-const dir = mkdtempSync(join(tmpdir(), 'geohub-test-summary-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('geohub-test-summary-');
 
 describe('summarize', () => {
   it('names each failed test with its error and the line that failed, and each file that failed outside its tests', () => {

@@ -1,14 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MetadataMd5Store } from '../../../../local/stack/s3rver-store.js';
+import { fileTempDir } from '../../../support/temp-dir.js';
 
-const root = mkdtempSync(join(tmpdir(), 'geohub-s3rver-put-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-const store = new MetadataMd5Store(root);
+const store = new MetadataMd5Store(fileTempDir('geohub-s3rver-put-'));
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 /** `bytes` as a request body arrives: in chunks of 64 KiB, each a turn of the event loop apart. */
@@ -26,7 +23,6 @@ function body(bytes: Buffer): Readable {
 
 describe('MetadataMd5Store.putObject', () => {
   it("answers once the object's file holds every byte, from a Buffer or from a request's body", async () => {
-    mkdirSync(join(root, 'b'), { recursive: true });
     for (const [key, bytes, content] of [
       ['from/a-buffer.bin', randomBytes(96 * 1024 * 1024), undefined],
       ['from/a-body.bin', randomBytes(24 * 1024 * 1024), 'stream'],
